@@ -1,0 +1,34 @@
+package dev.serverfs.bootstrap;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The only {@code main}: dispatches to the sub-commands (roles) of the one runnable artifact. */
+@Command(
+        name = "serverfs",
+        mixinStandardHelpOptions = true,
+        versionProvider = ServerFsVersion.class,
+        description = "MCP server for administrator-chosen Linux directories.",
+        subcommands = {VersionCommand.class})
+public final class ServerFsMain implements Runnable {
+
+    /** Exit code for configuration errors (contract reference §1.5). */
+    public static final int EXIT_CONFIGURATION_ERROR = 2;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs one command line and returns its exit code; tests call this instead of {@link #main}. */
+    public static int run(String... args) {
+        return new CommandLine(new ServerFsMain()).execute(args);
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a sub-command is required");
+    }
+}
