@@ -83,7 +83,7 @@ public final class SidecarFileIngress implements FileIngress, AutoCloseable {
             HttpEntity entity = response.getEntity();
             if (response.getCode() != 200) {
                 ServerFsException failure = failureOf(entity);
-                request.cancel();
+                request.cancel(); // never drain the rest of an error body
                 throw failure;
             }
             if (entity == null) {
@@ -95,7 +95,7 @@ public final class SidecarFileIngress implements FileIngress, AutoCloseable {
             }
             byte[] body = readAtMost(entity, maxBytes + 1);
             if (body.length > maxBytes) {
-                request.cancel();
+                request.cancel(); // v0.5 plan §8: stop at max + 1 bytes, whatever the sidecar still sends
                 throw tooLarge();
             }
             return body;
@@ -151,20 +151,23 @@ public final class SidecarFileIngress implements FileIngress, AutoCloseable {
                 : "file ingress refused or failed to fetch the file";
     }
 
+    /**
+     * Reads at most {@code max} bytes. The stream is deliberately not closed here: closing an HttpClient content
+     * stream drains the rest of the body, so callers cancel the request first when they stop early.
+     */
     private static byte[] readAtMost(HttpEntity entity, long max) throws IOException {
         ByteArrayOutputStream out =
                 new ByteArrayOutputStream((int) Math.min(Math.max(entity.getContentLength(), 0), max));
         byte[] buffer = new byte[64 * 1024];
-        try (InputStream in = entity.getContent()) {
-            long total = 0;
-            while (total < max) {
-                int n = in.read(buffer, 0, (int) Math.min(buffer.length, max - total));
-                if (n < 0) {
-                    break;
-                }
-                out.write(buffer, 0, n);
-                total += n;
+        InputStream in = entity.getContent();
+        long total = 0;
+        while (total < max) {
+            int n = in.read(buffer, 0, (int) Math.min(buffer.length, max - total));
+            if (n < 0) {
+                break;
             }
+            out.write(buffer, 0, n);
+            total += n;
         }
         return out.toByteArray();
     }

@@ -100,6 +100,7 @@ class ApacheHttpsFetcherIT {
                 Duration.ofSeconds(30),
                 () -> assertEquals(
                         ErrorCode.BINARY_PAYLOAD_TOO_LARGE, failure(fetcher, "https://files.test/endless", 100_000)));
+        assertTrue(upstream.bytesWritten.get() < 64L * 1024 * 1024, "the fetcher stopped reading at limit + 1");
         HttpsResponse exact = fetcher.get(IngressUrl.parse("https://files.test/exact"), 70_000);
         assertEquals(70_000, assertInstanceOf(HttpsResponse.Body.class, exact).bytes().length);
         assertEquals(ErrorCode.BINARY_PAYLOAD_TOO_LARGE, failure(fetcher, "https://files.test/over", 70_000));
