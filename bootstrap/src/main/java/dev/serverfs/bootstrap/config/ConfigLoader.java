@@ -112,7 +112,7 @@ public final class ConfigLoader {
     }
 
     private ServerFsConfig build() throws ConfigurationException {
-        rejectUnknownWorkdirVariables();
+        rejectTypos();
         String logLevel = logLevel();
         ServerFsConfig.Network network = network();
         ServerLimits limits = limits();
@@ -148,8 +148,12 @@ public final class ConfigLoader {
         return new ServerFsConfig(logLevel, network, limits, new Workdirs(workdirs), fileIngress(), agent, summary);
     }
 
-    private void rejectUnknownWorkdirVariables() throws ConfigurationException {
+    private void rejectTypos() throws ConfigurationException {
         for (String name : new TreeSet<>(vars.names())) {
+            Optional<String> meant = KnownVariables.nearMiss(name);
+            if (meant.isPresent() && vars.get(name).isPresent()) {
+                throw new ConfigurationException("unknown variable " + name + " (did you mean " + meant.get() + "?)");
+            }
             Matcher m = WORKDIR_VARIABLE.matcher(name);
             if (!m.matches() || vars.get(name).isEmpty()) {
                 continue;

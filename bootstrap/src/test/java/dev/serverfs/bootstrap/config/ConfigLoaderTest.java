@@ -412,6 +412,26 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void a_near_miss_of_a_known_serverfs_variable_is_a_typo_and_rejected() throws Exception {
+        env.put("SERVERFS_EXTRA_DENY_GLOB", "*.key");
+        assertRejected("unknown variable SERVERFS_EXTRA_DENY_GLOB (did you mean SERVERFS_EXTRA_DENY_GLOBS?)");
+        env.clear();
+        env.put("SERVERFS_ALOW_HIDDEN", "false");
+        assertRejected("unknown variable SERVERFS_ALOW_HIDDEN (did you mean SERVERFS_ALLOW_HIDDEN?)");
+        env.clear();
+        env.put("SERVERFS_AGENT_RUNTIME", "codex");
+        assertRejected("unknown variable SERVERFS_AGENT_RUNTIME (did you mean SERVERFS_AGENT_RUNTIMES?)");
+        env.clear();
+        // Other roles' variables, far-off names and empty near misses are left alone.
+        env.put("SERVERFS_CODEX_BIN", "codex");
+        env.put("SERVERFS_UID", "1000");
+        env.put("SERVERFS_GID", "1000");
+        env.put("SERVERFS_SOMETHING_ELSE_ENTIRELY", "x");
+        env.put("SERVERFS_EXTRA_DENY_GLOB", "");
+        assertEquals(0, load().workdirs().all().size());
+    }
+
+    @Test
     void a_disabled_slot_may_not_be_writable_agent_enabled_or_binary() throws Exception {
         env.put("WORKDIR_05_READ_ONLY", "false");
         assertRejected("WORKDIR_05_READ_ONLY=false on a disabled slot (WORKDIR_05_ALIAS is empty)");
