@@ -12,6 +12,7 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -113,7 +114,7 @@ final class ArchitectureRules {
                 .orShould()
                 .callMethod(Clock.class, "systemDefaultZone")
                 .orShould()
-                .callConstructorWhere(target(owner(assignableTo(Random.class))))
+                .callConstructorWhere(target(owner(assignableTo(Random.class).or(assignableTo(SecureRandom.class)))))
                 .orShould()
                 .callMethod(ThreadLocalRandom.class, "current")
                 .orShould()
