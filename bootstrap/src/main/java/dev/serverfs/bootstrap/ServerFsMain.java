@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = ServerFsVersion.class,
         description = "MCP server for administrator-chosen Linux directories.",
-        subcommands = {VersionCommand.class})
+        subcommands = {VersionCommand.class, CheckConfigCommand.class})
 public final class ServerFsMain implements Runnable {
 
     /** Exit code for configuration errors (contract reference §1.5). */

@@ -20,7 +20,8 @@ public record ServerFsConfig(
         ServerLimits limits,
         Workdirs workdirs,
         FileIngress fileIngress,
-        Agent agent) {
+        Agent agent,
+        PolicySummary policySummary) {
 
     public ServerFsConfig {
         Objects.requireNonNull(logLevel, "logLevel");
@@ -29,6 +30,31 @@ public record ServerFsConfig(
         Objects.requireNonNull(workdirs, "workdirs");
         Objects.requireNonNull(fileIngress, "fileIngress");
         Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(policySummary, "policySummary");
+    }
+
+    /** For tests and wiring that build a configuration by hand: the policy summary is the built-in default. */
+    public ServerFsConfig(
+            String logLevel,
+            Network network,
+            ServerLimits limits,
+            Workdirs workdirs,
+            FileIngress fileIngress,
+            Agent agent) {
+        this(logLevel, network, limits, workdirs, fileIngress, agent, PolicySummary.DEFAULTS);
+    }
+
+    /**
+     * The global policy facts the {@code startup} event reports (reference §1.5): counts and flags only, never the
+     * globs themselves.
+     */
+    public record PolicySummary(
+            boolean globalAllowHidden,
+            boolean globalDefaultDenyEnabled,
+            int globalExtraDenyRuleCount,
+            int workdirsWithPolicyOverrides) {
+
+        public static final PolicySummary DEFAULTS = new PolicySummary(false, true, 0, 0);
     }
 
     /** {@code SERVERFS_HOST}, {@code SERVERFS_PORT}, allow-lists and the optional bearer token (CONTRACT.md §4). */
@@ -48,11 +74,26 @@ public record ServerFsConfig(
     }
 
     /** MCP-side file-ingress settings (reference §9.1, v0.5). */
-    public record FileIngress(boolean enabled, Duration timeout, String sidecarUrl) {}
+    public record FileIngress(boolean enabled, Duration timeout, String sidecarUrl) {
+
+        /** The Compose service the MCP side posts to unless {@code SERVERFS_FILE_INGRESS_URL} overrides it. */
+        public static final String DEFAULT_SIDECAR_URL = "http://serverfs-file-ingress:8081/fetch";
+
+        public FileIngress {
+            Objects.requireNonNull(timeout, "timeout");
+            Objects.requireNonNull(sidecarUrl, "sidecarUrl");
+        }
+
+        @Override
+        public String toString() {
+            return "FileIngress[enabled=" + enabled + ", timeout=" + timeout + "]";
+        }
+    }
 
     /**
      * Agent delegation settings (reference §9.1, §9.3; v0.7.3 §4). {@code embedded} hosts the Agent service
-     * inside {@code serve} (CONTRACT.md §3.3).
+     * inside {@code serve} (CONTRACT.md §3.3). {@code enabledRuntimes} is the sorted union of the runtimes allowed
+     * on any workdir; {@code retention} is {@code SERVERFS_AGENT_TASK_RETENTION_HOURS} as a duration.
      */
     public record Agent(
             boolean bridgeEnabled,
@@ -68,6 +109,13 @@ public record ServerFsConfig(
             Duration retention,
             List<String> enabledRuntimes) {
         public Agent {
+            Objects.requireNonNull(bridgeSocket, "bridgeSocket");
+            Objects.requireNonNull(bridgeTimeout, "bridgeTimeout");
+            Objects.requireNonNull(lockDir, "lockDir");
+            Objects.requireNonNull(stateDir, "stateDir");
+            Objects.requireNonNull(taskTimeout, "taskTimeout");
+            Objects.requireNonNull(interactionTimeout, "interactionTimeout");
+            Objects.requireNonNull(retention, "retention");
             enabledRuntimes = List.copyOf(enabledRuntimes);
         }
 

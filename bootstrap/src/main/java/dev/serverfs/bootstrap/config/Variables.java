@@ -1,0 +1,188 @@
+package dev.serverfs.bootstrap.config;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The merged variables (process environment over {@code .env} file) with the reference's four parse styles
+ * (contract reference §9): strict bool, permissive bool, strict positive int, permissive int/float. Values are
+ * trimmed; an empty value means "not set". Error reasons name the variable, never its value.
+ */
+final class Variables {
+
+    private static final Set<String> TRUE = Set.of("true", "1", "yes", "on");
+    private static final Set<String> FALSE = Set.of("false", "0", "no", "off");
+
+    private final Map<String, String> values;
+    private final Set<String> fromFile;
+    private final Optional<Path> fileDirectory;
+
+    Variables(Map<String, String> values, Set<String> fromFile, Optional<Path> fileDirectory) {
+        this.values = Map.copyOf(values);
+        this.fromFile = Set.copyOf(fromFile);
+        this.fileDirectory = fileDirectory;
+    }
+
+    Set<String> names() {
+        return values.keySet();
+    }
+
+    /** The trimmed value, empty when unset or blank. */
+    Optional<String> get(String name) {
+        String value = values.get(name);
+        if (value == null) {
+            return Optional.empty();
+        }
+        String trimmed = value.strip();
+        return trimmed.isEmpty() ? Optional.empty() : Optional.of(trimmed);
+    }
+
+    /** Strict bool: {@code true/1/yes/on} | {@code false/0/no/off}, case-insensitive; empty = default. */
+    Optional<Boolean> strictBool(String name) throws ConfigurationException {
+        Optional<String> raw = get(name);
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        String value = raw.get().toLowerCase(Locale.ROOT);
+        if (TRUE.contains(value)) {
+            return Optional.of(true);
+        }
+        if (FALSE.contains(value)) {
+            return Optional.of(false);
+        }
+        throw new ConfigurationException(name + " must be true or false");
+    }
+
+    boolean strictBool(String name, boolean defaultValue) throws ConfigurationException {
+        return strictBool(name).orElse(defaultValue);
+    }
+
+    /** Permissive bool: {@code 1/true/yes/on} (case-insensitive) is true, anything else false; empty = default. */
+    boolean permissiveBool(String name, boolean defaultValue) {
+        return get(name).map(v -> TRUE.contains(v.toLowerCase(Locale.ROOT))).orElse(defaultValue);
+    }
+
+    /** Strict positive int: empty = default; not an integer, {@code <= 0} or above {@code max} is an error. */
+    Optional<Long> strictPositive(String name, long max) throws ConfigurationException {
+        Optional<String> raw = get(name);
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        long value;
+        try {
+            value = Long.parseLong(raw.get());
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException(name + " must be a positive integer");
+        }
+        if (value <= 0) {
+            throw new ConfigurationException(name + " must be a positive integer");
+        }
+        if (value > max) {
+            throw new ConfigurationException(name + " must be a positive integer no larger than " + max);
+        }
+        return Optional.of(value);
+    }
+
+    int strictPositiveInt(String name, int defaultValue) throws ConfigurationException {
+        return strictPositive(name, Integer.MAX_VALUE).map(Long::intValue).orElse(defaultValue);
+    }
+
+    /** Permissive int: invalid or {@code <= 0} silently gives the default. */
+    long permissiveLong(String name, long defaultValue) {
+        Optional<String> raw = get(name);
+        if (raw.isEmpty()) {
+            return defaultValue;
+        }
+        try {
+            long value = Long.parseLong(raw.get());
+            return value > 0 ? value : defaultValue;
+        } catch (NumberFormatException e) {
+            return defaultValue;
+        }
+    }
+
+    int permissiveInt(String name, int defaultValue) {
+        long value = permissiveLong(name, defaultValue);
+        return value > Integer.MAX_VALUE ? defaultValue : (int) value;
+    }
+
+    /** Permissive float seconds: invalid, non-finite or {@code <= 0} silently gives the default. */
+    Duration permissiveSeconds(String name, Duration defaultValue) {
+        Optional<String> raw = get(name);
+        if (raw.isEmpty()) {
+            return defaultValue;
+        }
+        double seconds;
+        try {
+            seconds = Double.parseDouble(raw.get());
+        } catch (NumberFormatException e) {
+            return defaultValue;
+        }
+        if (!Double.isFinite(seconds) || seconds <= 0) {
+            return defaultValue;
+        }
+        if (seconds >= 9.0e9) {
+            return Duration.ofSeconds((long) Math.min(seconds, (double) Long.MAX_VALUE));
+        }
+        Duration value = Duration.ofNanos(Math.round(seconds * 1e9));
+        return value.isZero() ? defaultValue : value;
+    }
+
+    /** Comma list: items trimmed, blanks dropped, order kept. */
+    List<String> commaList(String name) {
+        List<String> items = new ArrayList<>();
+        for (String item : get(name).orElse("").split(",", -1)) {
+            String trimmed = item.strip();
+            if (!trimmed.isEmpty()) {
+                items.add(trimmed);
+            }
+        }
+        return List.copyOf(items);
+    }
+
+    /**
+     * A path value. A relative value that came from the {@code .env} file resolves against the file's directory
+     * (so an example file works from any working directory); one from the process environment against the working
+     * directory.
+     */
+    Optional<Path> path(String name) throws ConfigurationException {
+        Optional<String> raw = get(name);
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        Path path;
+        try {
+            path = Path.of(raw.get());
+        } catch (InvalidPathException e) {
+            throw new ConfigurationException(name + " is not a valid path");
+        }
+        if (!path.isAbsolute() && fromFile.contains(name) && fileDirectory.isPresent()) {
+            path = fileDirectory.get().resolve(path);
+        }
+        return Optional.of(path.toAbsolutePath());
+    }
+
+    /** A path that must be absolute as written (no resolution against any directory). */
+    Optional<Path> absolutePath(String name) throws ConfigurationException {
+        Optional<String> raw = get(name);
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Path path = Path.of(raw.get());
+            if (!path.isAbsolute()) {
+                throw new ConfigurationException(name + " must be an absolute path");
+            }
+            return Optional.of(path.normalize());
+        } catch (InvalidPathException e) {
+            throw new ConfigurationException(name + " is not a valid path");
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.serverfs.bootstrap.logging;
+
+import dev.serverfs.bootstrap.ServerFsMain;
+import dev.serverfs.bootstrap.config.ConfigurationException;
+import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.domain.workdir.AgentMode;
+import dev.serverfs.domain.workdir.Workdir;
+import java.io.PrintStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The two start-up events every sub-command emits (contract reference §1.5): {@code startup} with counts and flags
+ * only, and {@code startup_failed} with the reason, together with the stderr line and exit code 2.
+ */
+public final class StartupEvents {
+
+    private static final Logger LOG = LoggerFactory.getLogger("dev.serverfs.startup");
+
+    private StartupEvents() {}
+
+    /**
+     * Reports a configuration error: logs {@code startup_failed} (field {@code reason}), prints {@code ServerFS:
+     * configuration error: <reason>} on stderr and returns {@link ServerFsMain#EXIT_CONFIGURATION_ERROR}.
+     */
+    public static int configurationFailed(ConfigurationException error) {
+        return configurationFailed(error.reason());
+    }
+
+    public static int configurationFailed(String reason) {
+        LOG.atError().setMessage("startup_failed").addKeyValue("reason", reason).log();
+        PrintStream err = System.err;
+        err.println("ServerFS: configuration error: " + reason);
+        err.flush();
+        return ServerFsMain.EXIT_CONFIGURATION_ERROR;
+    }
+
+    /** Logs {@code startup} with exactly the fields of reference §1.5: counts and flags, never globs or paths. */
+    public static void started(ServerFsConfig config) {
+        int readWrite = 0;
+        int agentEnabled = 0;
+        for (Workdir w : config.workdirs().all()) {
+            if (w.readWrite()) {
+                readWrite++;
+            }
+            if (w.policy().agentMode() != AgentMode.DISABLED) {
+                agentEnabled++;
+            }
+        }
+        ServerFsConfig.PolicySummary summary = config.policySummary();
+        LOG.atInfo()
+                .setMessage("startup")
+                .addKeyValue("workdirs", config.workdirs().all().size())
+                .addKeyValue("read_write_workdirs", readWrite)
+                .addKeyValue("log_level", config.logLevel())
+                .addKeyValue("global_allow_hidden", summary.globalAllowHidden())
+                .addKeyValue("global_default_deny_enabled", summary.globalDefaultDenyEnabled())
+                .addKeyValue("global_extra_deny_rule_count", summary.globalExtraDenyRuleCount())
+                .addKeyValue("workdirs_with_policy_overrides", summary.workdirsWithPolicyOverrides())
+                .addKeyValue("agent_bridge_enabled", config.agent().bridgeEnabled())
+                .addKeyValue("file_ingress_enabled", config.fileIngress().enabled())
+                .addKeyValue("agent_enabled_workdirs", agentEnabled)
+                .log();
+    }
+}
