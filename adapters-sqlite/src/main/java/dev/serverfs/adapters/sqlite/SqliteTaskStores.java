@@ -1,0 +1,123 @@
+package dev.serverfs.adapters.sqlite;
+
+import static dev.serverfs.adapters.sqlite.jooq.Tables.TASKS;
+
+import dev.serverfs.application.port.out.TaskStore;
+import dev.serverfs.domain.task.TaskStatus;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.jooq.Record;
+
+/**
+ * The adapter's entry point: opens the SQLite task store in the Agent state directory (reference §5: {@code
+ * state.sqlite3} in a private directory) and owns it until {@link #close()}. {@link #open} creates and migrates;
+ * {@link #listReadOnly} is for operator tools and never creates, migrates or writes anything.
+ */
+public final class SqliteTaskStores implements AutoCloseable {
+
+    /** The database file name inside the state directory, as in the reference. */
+    public static final String DATABASE_FILE = StateDirectory.DATABASE_FILE;
+
+    private final SqliteTaskStore store;
+
+    private SqliteTaskStores(SqliteTaskStore store) {
+        this.store = store;
+    }
+
+    /**
+     * Opens the store in {@code stateDirectory}, creating the directory ({@code 0700}) and database ({@code 0600})
+     * when missing and migrating the schema. Unsafe directory or files → {@code CONFIGURATION_ERROR}; a database
+     * that cannot be opened or migrated → {@code AGENT_RESULT_STORAGE_ERROR}.
+     */
+    public static SqliteTaskStores open(Path stateDirectory) {
+        return new SqliteTaskStores(new SqliteTaskStore(SqliteTaskDatabase.open(stateDirectory)));
+    }
+
+    /** The store; valid until {@link #close()}. Thread-safe. */
+    public TaskStore taskStore() {
+        return store;
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    /**
+     * Lists tasks for operators, oldest first: only non-terminal ones unless {@code includeTerminal}. Opens the
+     * database read-only and reads only columns every schema version has; a missing state directory, database or
+     * table yields an empty list. An unsafe directory is still refused ({@code CONFIGURATION_ERROR}).
+     */
+    public static List<TaskSummary> listReadOnly(Path stateDirectory, boolean includeTerminal) {
+        Optional<SqliteTaskDatabase> opened = SqliteTaskDatabase.openReadOnly(stateDirectory);
+        if (opened.isEmpty()) {
+            return List.of();
+        }
+        List<String> statuses = Arrays.stream(TaskStatus.values())
+                .filter(s -> includeTerminal || !s.isTerminal())
+                .map(TaskStatus::wire)
+                .toList();
+        try (SqliteTaskDatabase database = opened.get()) {
+            return database.read("task_list_read_only", dsl -> {
+                if (dsl.fetchCount(dsl.selectOne().from("sqlite_master").where("type = 'table' and name = 'tasks'"))
+                        == 0) {
+                    return List.of();
+                }
+                return dsl.select(
+                                TASKS.TASK_ID,
+                                TASKS.RUNTIME,
+                                TASKS.WORKDIR_ALIAS,
+                                TASKS.PROFILE,
+                                TASKS.STATUS,
+                                TASKS.CREATED_AT,
+                                TASKS.COMPLETED_AT,
+                                TASKS.ERROR_CODE)
+                        .from(TASKS)
+                        .where(includeTerminal ? TASKS.STATUS.isNotNull() : TASKS.STATUS.in(statuses))
+                        .orderBy(TASKS.CREATED_AT, TASKS.TASK_ID)
+                        .fetch(SqliteTaskStores::summary);
+            });
+        }
+    }
+
+    private static TaskSummary summary(Record row) {
+        return new TaskSummary(
+                row.get(TASKS.TASK_ID),
+                row.get(TASKS.RUNTIME),
+                row.get(TASKS.WORKDIR_ALIAS),
+                row.get(TASKS.PROFILE),
+                row.get(TASKS.STATUS),
+                SqliteTimestamps.parse(row.get(TASKS.CREATED_AT)),
+                Optional.ofNullable(row.get(TASKS.COMPLETED_AT)).map(SqliteTimestamps::parse),
+                Optional.ofNullable(row.get(TASKS.ERROR_CODE)));
+    }
+
+    /**
+     * One task as an operator listing shows it. Wire strings are kept as stored so a row written by another
+     * ServerFS version is still shown rather than rejected.
+     */
+    public record TaskSummary(
+            String taskId,
+            String runtime,
+            String workdirAlias,
+            String profile,
+            String status,
+            Instant createdAt,
+            Optional<Instant> completedAt,
+            Optional<String> errorCode) {
+        public TaskSummary {
+            Objects.requireNonNull(taskId, "taskId");
+            Objects.requireNonNull(runtime, "runtime");
+            Objects.requireNonNull(workdirAlias, "workdirAlias");
+            Objects.requireNonNull(profile, "profile");
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(createdAt, "createdAt");
+            Objects.requireNonNull(completedAt, "completedAt");
+            Objects.requireNonNull(errorCode, "errorCode");
+        }
+    }
+}
