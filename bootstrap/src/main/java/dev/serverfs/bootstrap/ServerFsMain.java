@@ -1,5 +1,6 @@
 package dev.serverfs.bootstrap;
 
+import dev.serverfs.bootstrap.ingress.IngressCommand;
 import dev.serverfs.bootstrap.serve.ServeCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -10,7 +11,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = ServerFsVersion.class,
         description = "MCP server for administrator-chosen Linux directories.",
-        subcommands = {VersionCommand.class, CheckConfigCommand.class, ServeCommand.class})
+        subcommands = {VersionCommand.class, CheckConfigCommand.class, ServeCommand.class, IngressCommand.class})
 public final class ServerFsMain implements Runnable {
 
     /** Exit code for configuration errors (contract reference §1.5). */
