@@ -338,8 +338,8 @@ public final class ConfigLoader {
         } else {
             runtimes = new TreeSet<>(global.agentRuntimes());
         }
-        String modeVars = "(" + p + "AGENT_MODE / SERVERFS_AGENT_MODE)";
-        String runtimeVars = "(" + p + "AGENT_RUNTIMES / SERVERFS_AGENT_RUNTIMES)";
+        String modeVars = "(" + p + "AGENT_MODE or SERVERFS_AGENT_MODE)";
+        String runtimeVars = "(" + p + "AGENT_RUNTIMES or SERVERFS_AGENT_RUNTIMES)";
         if (mode == AgentMode.DISABLED && !runtimes.isEmpty()) {
             throw new ConfigurationException(
                     p + "AGENT_RUNTIMES: agent runtimes need an enabled agent mode " + modeVars);

@@ -39,6 +39,30 @@ public record Workdirs(List<Workdir> all) {
         return all.stream().anyMatch(w -> w.policy().binaryTransferEnabled());
     }
 
+    /** The MCP request-body floor: the SDK default of 4 MiB (reference §1.4). */
+    public static final long DEFAULT_MAX_REQUEST_BODY_BYTES = 4L * 1024 * 1024;
+
+    /** JSON envelope allowance on top of a base64 payload (reference §1.4, v0.5). */
+    public static final long REQUEST_JSON_OVERHEAD_BYTES = 64L * 1024;
+
+    /**
+     * The largest MCP request body to accept (reference §1.4 [v0.5]): 4 MiB when no workdir enables binary
+     * transfer; otherwise {@code max(4 MiB, 4*ceil(maxRaw/3) + 64 KiB)}, where {@code maxRaw} is the largest
+     * {@code max_binary_transfer_bytes} among binary-enabled workdirs, so a whole base64 upload fits.
+     */
+    public long maxRequestBodyBytes() {
+        long maxRaw = all.stream()
+                .filter(w -> w.policy().binaryTransferEnabled())
+                .mapToLong(w -> w.policy().maxBinaryTransferBytes())
+                .max()
+                .orElse(0);
+        if (maxRaw == 0) {
+            return DEFAULT_MAX_REQUEST_BODY_BYTES;
+        }
+        long base64 = Math.multiplyExact(4, Math.addExact(maxRaw, 2) / 3);
+        return Math.max(DEFAULT_MAX_REQUEST_BODY_BYTES, Math.addExact(base64, REQUEST_JSON_OVERHEAD_BYTES));
+    }
+
     public boolean anyAgentEnabled() {
         return all.stream().anyMatch(w -> w.policy().agentMode() != AgentMode.DISABLED);
     }

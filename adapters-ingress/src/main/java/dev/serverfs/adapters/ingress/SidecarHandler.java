@@ -1,0 +1,189 @@
+package dev.serverfs.adapters.ingress;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.serverfs.application.port.in.FetchRemoteFileUseCase;
+import dev.serverfs.application.port.in.FetchRemoteFileUseCase.FetchRemoteFileCommand;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import io.undertow.util.Methods;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sidecar's whole HTTP surface (contract reference §8): {@code GET /healthz} and {@code POST /fetch}; every
+ * other method or path is 404 {@code {"code":"NOT_FOUND"}}. No access logging; only unexpected faults are logged,
+ * by exception type, never with the URL.
+ */
+final class SidecarHandler implements HttpHandler {
+
+    static final int MAX_REQUEST_BYTES = 65_536;
+    private static final Logger log = LoggerFactory.getLogger(SidecarHandler.class);
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private static final Set<ErrorCode> CLIENT_FAULTS = EnumSet.of(
+            ErrorCode.FILE_INGRESS_URL_NOT_ALLOWED,
+            ErrorCode.FILE_INGRESS_HOST_NOT_ALLOWED,
+            ErrorCode.FILE_INGRESS_ADDRESS_NOT_ALLOWED,
+            ErrorCode.FILE_INGRESS_BAD_REQUEST);
+
+    private final FetchRemoteFileUseCase fetch;
+    private final ExecutorService workers;
+    private final Semaphore concurrentFetches;
+
+    SidecarHandler(FetchRemoteFileUseCase fetch, ExecutorService workers, int maxConcurrentFetches) {
+        this.fetch = Objects.requireNonNull(fetch, "fetch");
+        this.workers = Objects.requireNonNull(workers, "workers");
+        this.concurrentFetches = new Semaphore(maxConcurrentFetches);
+    }
+
+    @Override
+    public void handleRequest(HttpServerExchange exchange) throws Exception {
+        String path = exchange.getRequestPath();
+        if ("/healthz".equals(path) && Methods.GET.equals(exchange.getRequestMethod())) {
+            exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
+            exchange.getResponseSender().send("ok\n");
+            return;
+        }
+        if (!"/fetch".equals(path) || !Methods.POST.equals(exchange.getRequestMethod())) {
+            sendCode(exchange, 404, "NOT_FOUND");
+            return;
+        }
+        if (exchange.isInIoThread()) {
+            exchange.dispatch(workers, this);
+            return;
+        }
+        exchange.startBlocking();
+        try {
+            long length = checkHeaders(exchange);
+            if (length > MAX_REQUEST_BYTES) {
+                // Reference §8: an oversized request is 413 with the bad-request code; its body is never read.
+                sendCode(exchange, 413, ErrorCode.FILE_INGRESS_BAD_REQUEST.wire());
+                return;
+            }
+            byte[] body = fetch(readCommand(exchange, (int) length));
+            exchange.setStatusCode(200);
+            exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/octet-stream");
+            exchange.getResponseHeaders().put(Headers.CONTENT_LENGTH, body.length);
+            try (OutputStream out = exchange.getOutputStream()) {
+                out.write(body);
+            }
+        } catch (ServerFsException e) {
+            sendCode(exchange, statusOf(e.code()), e.code().wire());
+        } catch (RuntimeException e) {
+            log.atError()
+                    .setMessage("ingress_fault")
+                    .addKeyValue("exception", e.getClass().getName())
+                    .log();
+            sendCode(exchange, 502, ErrorCode.FILE_INGRESS_UPSTREAM_FAILED.wire());
+        }
+    }
+
+    private byte[] fetch(FetchRemoteFileCommand command) {
+        concurrentFetches.acquireUninterruptibly();
+        try {
+            return fetch.fetch(command);
+        } finally {
+            concurrentFetches.release();
+        }
+    }
+
+    /** Reference §8: JSON content type and a Content-Length of at least 1 (no chunked bodies); returns it. */
+    private static long checkHeaders(HttpServerExchange exchange) {
+        String type = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
+        if (type == null || !type.strip().toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            throw badRequest();
+        }
+        if (exchange.getRequestHeaders().contains(Headers.TRANSFER_ENCODING)) {
+            throw badRequest();
+        }
+        long length = parseLength(exchange.getRequestHeaders().getFirst(Headers.CONTENT_LENGTH));
+        if (length < 1) {
+            throw badRequest();
+        }
+        return length;
+    }
+
+    /** Reads the JSON body: an object with a string {@code download_url} and a positive integer {@code max_bytes}. */
+    private static FetchRemoteFileCommand readCommand(HttpServerExchange exchange, int length) throws IOException {
+        byte[] body;
+        try (InputStream in = exchange.getInputStream()) {
+            body = in.readNBytes((int) length);
+        }
+        if (body.length != length) {
+            throw badRequest();
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw badRequest();
+        }
+        if (root == null || !root.isObject()) {
+            throw badRequest();
+        }
+        JsonNode url = root.get("download_url");
+        JsonNode max = root.get("max_bytes");
+        if (url == null || !url.isTextual() || max == null || !max.isIntegralNumber()) {
+            throw badRequest();
+        }
+        BigInteger maxBytes = max.bigIntegerValue();
+        if (maxBytes.signum() <= 0) {
+            throw badRequest();
+        }
+        long limit = maxBytes.bitLength() < 64 ? maxBytes.longValue() : Long.MAX_VALUE;
+        return new FetchRemoteFileCommand(url.textValue(), limit);
+    }
+
+    /** The Content-Length value, {@code -1} when absent or not a plain decimal number. */
+    private static long parseLength(String header) {
+        if (header == null || header.isEmpty()) {
+            return -1;
+        }
+        for (int i = 0; i < header.length(); i++) {
+            if (header.charAt(i) < '0' || header.charAt(i) > '9') {
+                return -1;
+            }
+        }
+        return header.length() > 18 ? Long.MAX_VALUE : Long.parseLong(header);
+    }
+
+    /** Reference §8 status table. */
+    static int statusOf(ErrorCode code) {
+        if (CLIENT_FAULTS.contains(code)) {
+            return 400;
+        }
+        return code == ErrorCode.BINARY_PAYLOAD_TOO_LARGE ? 413 : 502;
+    }
+
+    private static ServerFsException badRequest() {
+        return new ServerFsException(ErrorCode.FILE_INGRESS_BAD_REQUEST, "malformed fetch request");
+    }
+
+    private static void sendCode(HttpServerExchange exchange, int status, String code) {
+        exchange.setStatusCode(status);
+        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
+        byte[] json = ("{\"code\":\"" + code + "\"}").getBytes(StandardCharsets.US_ASCII);
+        exchange.getResponseHeaders().put(Headers.CONTENT_LENGTH, json.length);
+        exchange.getResponseSender().send(ByteBuffer.wrap(json));
+    }
+}

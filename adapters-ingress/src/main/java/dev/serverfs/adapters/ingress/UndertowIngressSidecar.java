@@ -1,0 +1,60 @@
+package dev.serverfs.adapters.ingress;
+
+import dev.serverfs.application.port.in.FetchRemoteFileUseCase;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The file-ingress sidecar's HTTP server (contract reference §8) on undertow-core: {@code POST /fetch} and
+ * {@code GET /healthz} only, blocking work on virtual threads, at most {@value #MAX_CONCURRENT_FETCHES} fetches
+ * at a time (each may hold up to the byte ceiling in memory). No access log.
+ */
+public final class UndertowIngressSidecar implements AutoCloseable {
+
+    static final int MAX_CONCURRENT_FETCHES = 16;
+
+    private final Undertow server;
+    private final ExecutorService workers;
+
+    private UndertowIngressSidecar(Undertow server, ExecutorService workers) {
+        this.server = server;
+        this.workers = workers;
+    }
+
+    /** Binds {@code host:port} (port 0 picks a free port) and starts serving; fails if the port is taken. */
+    public static UndertowIngressSidecar start(String host, int port, FetchRemoteFileUseCase fetch) {
+        Objects.requireNonNull(host, "host");
+        ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+        Undertow server = Undertow.builder()
+                .addHttpListener(port, host)
+                .setIoThreads(2)
+                .setServerOption(UndertowOptions.ENABLE_HTTP2, false)
+                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, (long) SidecarHandler.MAX_REQUEST_BYTES)
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 10_000)
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
+                .setHandler(new SidecarHandler(fetch, workers, MAX_CONCURRENT_FETCHES))
+                .build();
+        try {
+            server.start();
+        } catch (RuntimeException e) {
+            workers.shutdownNow();
+            throw e;
+        }
+        return new UndertowIngressSidecar(server, workers);
+    }
+
+    /** The bound address (with the real port when 0 was asked for). */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) server.getListenerInfo().getFirst().getAddress();
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+        workers.shutdownNow();
+    }
+}

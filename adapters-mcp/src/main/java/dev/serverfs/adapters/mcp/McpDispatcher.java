@@ -1,0 +1,115 @@
+package dev.serverfs.adapters.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * JSON-RPC methods of one MCP server (spec 2025-11-25 lifecycle, tools, ping): {@code initialize} negotiates the
+ * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resources are listed
+ * (empty until a resource template is registered); anything else is -32601.
+ */
+final class McpDispatcher {
+
+    static final String SERVER_NAME = "ServerFS";
+
+    private final ToolRegistry registry;
+    private final ToolInvoker invoker;
+    private final McpSessions sessions;
+    private final String serverVersion;
+    private final String instructions;
+
+    McpDispatcher(
+            ToolRegistry registry,
+            ToolInvoker invoker,
+            McpSessions sessions,
+            String serverVersion,
+            Set<ToolSurface> surfaces) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.invoker = Objects.requireNonNull(invoker, "invoker");
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
+        this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
+        this.instructions = Instructions.text(surfaces);
+    }
+
+    /** The answer to an {@code initialize} request, and the session it opened when it succeeded. */
+    record Initialized(ObjectNode response, Optional<McpSession> session) {}
+
+    Initialized initialize(JsonNode id, JsonNode params) {
+        JsonNode requested = params == null ? null : params.get("protocolVersion");
+        if (!(params instanceof ObjectNode) || requested == null || !requested.isTextual()) {
+            return new Initialized(
+                    JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "initialize needs params.protocolVersion"),
+                    Optional.empty());
+        }
+        String version = ProtocolVersions.negotiate(requested.textValue());
+        McpSession session = sessions.create(version);
+        ObjectNode result = Json.object();
+        result.put("protocolVersion", version);
+        ObjectNode capabilities = result.putObject("capabilities");
+        capabilities.putObject("tools").put("listChanged", false);
+        ObjectNode serverInfo = result.putObject("serverInfo");
+        serverInfo.put("name", SERVER_NAME);
+        serverInfo.put("version", serverVersion);
+        result.put("instructions", instructions);
+        return new Initialized(JsonRpc.result(id, result), Optional.of(session));
+    }
+
+    /** Notifications and client responses need no answer; {@code notifications/initialized} completes the handshake. */
+    void notification(McpSession session, String method) {
+        if ("notifications/initialized".equals(method)) {
+            session.markInitialized();
+        }
+    }
+
+    ObjectNode request(McpSession session, JsonNode id, String method, JsonNode params) {
+        if (params != null && !params.isNull() && !params.isObject()) {
+            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "params must be an object");
+        }
+        return switch (method) {
+            case "ping" -> JsonRpc.result(id, Json.object());
+            case "initialize" -> JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "session is already initialized");
+            case "tools/list" -> listTools(id, params);
+            case "tools/call" -> callTool(id, params);
+            case "resources/list" -> emptyList(id, params, "resources");
+            case "resources/templates/list" -> emptyList(id, params, "resourceTemplates");
+            default -> JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found");
+        };
+    }
+
+    private ObjectNode listTools(JsonNode id, JsonNode params) {
+        if (hasCursor(params)) {
+            // We never hand out a cursor, so any cursor is invalid (spec: pagination, -32602).
+            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Invalid cursor");
+        }
+        ObjectNode result = Json.object();
+        result.set("tools", registry.descriptors());
+        return JsonRpc.result(id, result);
+    }
+
+    private ObjectNode callTool(JsonNode id, JsonNode params) {
+        JsonNode name = params == null ? null : params.get("name");
+        if (name == null || !name.isTextual()) {
+            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "tools/call needs params.name");
+        }
+        return switch (invoker.call(name.textValue(), params.get("arguments"))) {
+            case ToolInvoker.Outcome.Result r -> JsonRpc.result(id, r.result());
+            case ToolInvoker.Outcome.Failure f -> JsonRpc.error(id, f.code(), f.message());
+        };
+    }
+
+    private static ObjectNode emptyList(JsonNode id, JsonNode params, String field) {
+        if (hasCursor(params)) {
+            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Invalid cursor");
+        }
+        ObjectNode result = Json.object();
+        result.putArray(field);
+        return JsonRpc.result(id, result);
+    }
+
+    private static boolean hasCursor(JsonNode params) {
+        return params != null && params.hasNonNull("cursor");
+    }
+}

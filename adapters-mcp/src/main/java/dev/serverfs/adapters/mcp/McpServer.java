@@ -1,0 +1,128 @@
+package dev.serverfs.adapters.mcp;
+
+import dev.serverfs.application.port.out.AuditLog;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The running MCP endpoint: Streamable HTTP at {@code POST /mcp} plus {@code GET /healthz}, on Undertow. Tool
+ * calls run on virtual threads, never on the I/O threads. Start with {@link #start}; {@link #close} stops
+ * accepting, then waits briefly for calls in flight.
+ */
+public final class McpServer implements AutoCloseable {
+
+    private static final int IO_THREADS = 2;
+    private static final int CONNECTION_IDLE_MILLIS = 120_000;
+
+    private final Undertow undertow;
+    private final ExecutorService workers;
+    private final int port;
+    private final String host;
+    private final Set<String> tools;
+
+    private McpServer(Undertow undertow, ExecutorService workers, int port, String host, Set<String> tools) {
+        this.undertow = undertow;
+        this.workers = workers;
+        this.port = port;
+        this.host = host;
+        this.tools = tools;
+    }
+
+    /**
+     * Binds {@code settings.host():settings.port()} (port 0 picks a free port) and serves the given tools, of which
+     * those on a surface outside {@code settings.surfaces()} are left out. Fails when a tool's schema is missing
+     * or a name is registered twice.
+     */
+    public static McpServer start(McpSettings settings, AuditLog audit, List<? extends McpTool> tools) {
+        Objects.requireNonNull(settings, "settings");
+        ToolRegistry registry = new ToolRegistry(tools, settings.surfaces());
+        McpSessions sessions = new McpSessions(settings.clock(), settings.sessionIdleTimeout());
+        McpDispatcher dispatcher = new McpDispatcher(
+                registry, new ToolInvoker(registry, audit), sessions, settings.serverVersion(), settings.surfaces());
+        ExecutorService workers = Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("mcp-call-", 0).factory());
+        GateHolder gate = new GateHolder(settings);
+        McpHttpHandler handler =
+                new McpHttpHandler(gate::current, sessions, dispatcher, settings.maxRequestBodyBytes(), workers);
+        Undertow undertow = Undertow.builder()
+                .addHttpListener(settings.port(), settings.host())
+                .setIoThreads(IO_THREADS)
+                .setWorkerThreads(IO_THREADS)
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, CONNECTION_IDLE_MILLIS)
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 30_000)
+                .setHandler(handler)
+                .build();
+        try {
+            undertow.start();
+        } catch (RuntimeException e) {
+            workers.close();
+            throw e;
+        }
+        int port = ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
+        gate.bind(port);
+        return new McpServer(undertow, workers, port, settings.host(), Set.copyOf(registry.names()));
+    }
+
+    /** The bound TCP port. */
+    public int port() {
+        return port;
+    }
+
+    /** The MCP endpoint URL as a local client reaches it, e.g. {@code http://127.0.0.1:8000/mcp}. */
+    public String endpoint() {
+        String shown = host.contains(":") ? "[" + host + "]" : host;
+        if ("0.0.0.0".equals(host) || "::".equals(host)) {
+            shown = "127.0.0.1";
+        }
+        return "http://" + shown + ":" + port + McpHttpHandler.MCP_PATH;
+    }
+
+    /** Names of the tools this server offers. */
+    public Set<String> toolNames() {
+        return tools;
+    }
+
+    @Override
+    public void close() {
+        undertow.stop();
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
+                workers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            workers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The request gate needs the bound port, known only after the listener started (port 0). */
+    private static final class GateHolder {
+        private final McpSettings settings;
+        private volatile RequestGate gate;
+
+        GateHolder(McpSettings settings) {
+            this.settings = settings;
+            this.gate = create(settings.port());
+        }
+
+        void bind(int boundPort) {
+            gate = create(boundPort);
+        }
+
+        RequestGate current() {
+            return gate;
+        }
+
+        private RequestGate create(int boundPort) {
+            return new RequestGate(boundPort, settings.allowedHosts(), settings.allowedOrigins(), settings.authToken());
+        }
+    }
+}

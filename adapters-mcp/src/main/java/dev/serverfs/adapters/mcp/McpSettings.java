@@ -1,0 +1,131 @@
+package dev.serverfs.adapters.mcp;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Everything the MCP endpoint needs from configuration (CONTRACT.md §4, reference §1.4): bind address, the Host
+ * and Origin allow-lists, the optional bearer token, the request-body limit (see
+ * {@code Workdirs.maxRequestBodyBytes()}), the version {@code serverInfo} reports, the enabled tool surfaces, and
+ * the idle lifetime of a session measured on {@code clock}. {@link #toString()} never shows the token.
+ */
+public record McpSettings(
+        String host,
+        int port,
+        Set<String> allowedHosts,
+        Set<String> allowedOrigins,
+        Optional<String> authToken,
+        long maxRequestBodyBytes,
+        String serverVersion,
+        Set<ToolSurface> surfaces,
+        Duration sessionIdleTimeout,
+        Clock clock) {
+
+    /** A session unused this long is forgotten; its client gets 404 and starts a new one (MCP lifecycle). */
+    public static final Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofHours(1);
+
+    public McpSettings {
+        Objects.requireNonNull(host, "host");
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be 0..65535");
+        }
+        allowedHosts = Set.copyOf(allowedHosts);
+        allowedOrigins = Set.copyOf(allowedOrigins);
+        Objects.requireNonNull(authToken, "authToken");
+        if (authToken.isPresent() && authToken.get().isEmpty()) {
+            throw new IllegalArgumentException("an auth token must not be empty");
+        }
+        if (maxRequestBodyBytes <= 0) {
+            throw new IllegalArgumentException("maxRequestBodyBytes must be positive");
+        }
+        Objects.requireNonNull(serverVersion, "serverVersion");
+        surfaces = surfaces.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(surfaces));
+        Objects.requireNonNull(sessionIdleTimeout, "sessionIdleTimeout");
+        if (sessionIdleTimeout.isNegative() || sessionIdleTimeout.isZero()) {
+            throw new IllegalArgumentException("sessionIdleTimeout must be positive");
+        }
+        Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Loopback defaults for tests and tools: no extra hosts or origins, no token, filesystem tools only. */
+    public static McpSettings loopback(int port, long maxRequestBodyBytes, String serverVersion) {
+        return new McpSettings(
+                "127.0.0.1",
+                port,
+                Set.of(),
+                Set.of(),
+                Optional.empty(),
+                maxRequestBodyBytes,
+                serverVersion,
+                Set.of(ToolSurface.FILESYSTEM),
+                DEFAULT_SESSION_IDLE_TIMEOUT,
+                Clock.systemUTC());
+    }
+
+    public McpSettings withAuthToken(String token) {
+        return new McpSettings(
+                host,
+                port,
+                allowedHosts,
+                allowedOrigins,
+                Optional.of(token),
+                maxRequestBodyBytes,
+                serverVersion,
+                surfaces,
+                sessionIdleTimeout,
+                clock);
+    }
+
+    public McpSettings withAllowLists(Set<String> hosts, Set<String> origins) {
+        return new McpSettings(
+                host,
+                port,
+                hosts,
+                origins,
+                authToken,
+                maxRequestBodyBytes,
+                serverVersion,
+                surfaces,
+                sessionIdleTimeout,
+                clock);
+    }
+
+    public McpSettings withSessions(Duration idleTimeout, Clock sessionClock) {
+        return new McpSettings(
+                host,
+                port,
+                allowedHosts,
+                allowedOrigins,
+                authToken,
+                maxRequestBodyBytes,
+                serverVersion,
+                surfaces,
+                idleTimeout,
+                sessionClock);
+    }
+
+    public McpSettings withSurfaces(Set<ToolSurface> enabled) {
+        return new McpSettings(
+                host,
+                port,
+                allowedHosts,
+                allowedOrigins,
+                authToken,
+                maxRequestBodyBytes,
+                serverVersion,
+                enabled,
+                sessionIdleTimeout,
+                clock);
+    }
+
+    @Override
+    public String toString() {
+        return "McpSettings[host=" + host + ", port=" + port + ", allowedHosts=" + allowedHosts.size()
+                + ", allowedOrigins=" + allowedOrigins.size() + ", token=" + (authToken.isPresent() ? "set" : "unset")
+                + ", maxRequestBodyBytes=" + maxRequestBodyBytes + ", surfaces=" + surfaces + "]";
+    }
+}

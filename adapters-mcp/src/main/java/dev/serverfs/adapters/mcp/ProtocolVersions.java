@@ -1,0 +1,25 @@
+package dev.serverfs.adapters.mcp;
+
+import java.util.List;
+
+/** The MCP protocol versions we speak (CONTRACT.md §4), newest first. */
+final class ProtocolVersions {
+
+    static final String LATEST = "2025-11-25";
+
+    /** Streamable HTTP: a request without {@code MCP-Protocol-Version} is assumed to be 2025-03-26. */
+    static final String ASSUMED_WHEN_MISSING = "2025-03-26";
+
+    static final List<String> SUPPORTED = List.of(LATEST, "2025-06-18", "2025-03-26");
+
+    private ProtocolVersions() {}
+
+    static boolean supported(String version) {
+        return SUPPORTED.contains(version);
+    }
+
+    /** Lifecycle: echo the client's version when we support it, else answer with our latest. */
+    static String negotiate(String requested) {
+        return supported(requested) ? requested : LATEST;
+    }
+}

@@ -1,0 +1,143 @@
+package dev.serverfs.adapters.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Error;
+import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.domain.error.ServerFsException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@code tools/call}: unknown tool or arguments failing the published schema → JSON-RPC -32602; a
+ * {@link ServerFsException} → tool result with {@code isError: true} and text {@code CODE: message}; any other
+ * exception → -32603 with a generic message, details only in the log (CONTRACT.md §2). Emits exactly one
+ * {@code tool_call} audit event per call of a known tool.
+ */
+final class ToolInvoker {
+
+    private static final Logger log = LoggerFactory.getLogger(ToolInvoker.class);
+    private static final int MAX_SCHEMA_MESSAGES = 5;
+
+    /** Audit codes for calls that fail before or outside the tool (no {@code ErrorCode} exists for them). */
+    static final String INVALID_ARGUMENTS = "INVALID_ARGUMENTS";
+
+    static final String INTERNAL_ERROR = "INTERNAL_ERROR";
+
+    private final ToolRegistry registry;
+    private final AuditLog audit;
+
+    ToolInvoker(ToolRegistry registry, AuditLog audit) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.audit = Objects.requireNonNull(audit, "audit");
+    }
+
+    /** The outcome of one call: a {@code CallToolResult} or a JSON-RPC error. */
+    sealed interface Outcome {
+        record Result(ObjectNode result) implements Outcome {}
+
+        record Failure(int code, String message) implements Outcome {}
+    }
+
+    Outcome call(String name, JsonNode rawArguments) {
+        Optional<ToolRegistry.RegisteredTool> found = registry.find(name);
+        if (found.isEmpty()) {
+            return new Outcome.Failure(JsonRpc.INVALID_PARAMS, "Unknown tool: " + name);
+        }
+        ToolRegistry.RegisteredTool tool = found.get();
+        long started = System.nanoTime();
+        ObjectNode arguments = rawArguments == null || rawArguments.isNull() ? Json.object() : null;
+        if (arguments == null) {
+            if (!(rawArguments instanceof ObjectNode object)) {
+                audit(tool, started, Optional.empty(), Optional.empty(), INVALID_ARGUMENTS);
+                return new Outcome.Failure(JsonRpc.INVALID_PARAMS, "Tool arguments must be an object");
+            }
+            arguments = object;
+        }
+        Optional<String> workdir = textArgument(arguments, "workdir");
+        Optional<String> path = textArgument(arguments, "path");
+        List<Error> errors = tool.inputSchema().validate(arguments);
+        if (!errors.isEmpty()) {
+            audit(tool, started, workdir, path, INVALID_ARGUMENTS);
+            return new Outcome.Failure(JsonRpc.INVALID_PARAMS, schemaMessage(name, errors));
+        }
+        try {
+            ToolResult result = tool.tool().call(new ToolArguments(arguments));
+            ObjectNode structured = structured(result.payload());
+            String text = result.text().orElseGet(() -> Json.write(structured));
+            ObjectNode callResult = Json.object();
+            callResult.putArray("content").addObject().put("type", "text").put("text", text);
+            callResult.set("structuredContent", structured);
+            callResult.put("isError", false);
+            audit.toolCall(AuditLog.ToolCall.succeeded(
+                    name,
+                    elapsed(started),
+                    result.workdir().or(() -> workdir),
+                    result.path().or(() -> path),
+                    result.counters()));
+            return new Outcome.Result(callResult);
+        } catch (ServerFsException e) {
+            audit.toolCall(AuditLog.ToolCall.failed(name, elapsed(started), workdir, path, e.code()));
+            ObjectNode callResult = Json.object();
+            callResult.putArray("content").addObject().put("type", "text").put("text", e.agentText());
+            callResult.put("isError", true);
+            return new Outcome.Result(callResult);
+        } catch (RuntimeException e) {
+            audit(tool, started, workdir, path, INTERNAL_ERROR);
+            log.atError()
+                    .setMessage("tool_internal_error")
+                    .addKeyValue("tool", name)
+                    .setCause(e)
+                    .log();
+            return new Outcome.Failure(JsonRpc.INTERNAL_ERROR, "Internal error");
+        }
+    }
+
+    private void audit(
+            ToolRegistry.RegisteredTool tool,
+            long started,
+            Optional<String> workdir,
+            Optional<String> path,
+            String code) {
+        audit.toolCall(AuditLog.ToolCall.failed(tool.spec().name(), elapsed(started), workdir, path, code));
+    }
+
+    private static ObjectNode structured(Object payload) {
+        JsonNode tree = Json.payloadTree(payload);
+        if (!(tree instanceof ObjectNode object)) {
+            // MCP: structuredContent is a JSON object.
+            throw new IllegalStateException("a tool payload must serialise to a JSON object");
+        }
+        return object;
+    }
+
+    private static Optional<String> textArgument(ObjectNode arguments, String name) {
+        JsonNode value = arguments.get(name);
+        return value != null && value.isTextual() ? Optional.of(value.textValue()) : Optional.empty();
+    }
+
+    private static Duration elapsed(long started) {
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    private static String schemaMessage(String tool, List<Error> errors) {
+        String details = errors.stream()
+                .limit(MAX_SCHEMA_MESSAGES)
+                .map(ToolInvoker::describe)
+                .collect(Collectors.joining("; "));
+        return "Invalid arguments for tool " + tool + ": " + details;
+    }
+
+    private static String describe(Error error) {
+        String location = error.getInstanceLocation() == null
+                ? ""
+                : error.getInstanceLocation().toString();
+        String message = error.getMessage();
+        return message.startsWith(location) ? message : location + ": " + message;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.serverfs.adapters.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The tools this process offers: those whose {@link ToolSurface} is enabled, each with its input schema (and
+ * optional output schema) loaded from {@code schemas/<name>.json} and compiled once (ARCHITECTURE.md §3.7). Fails
+ * at start-up on a duplicate name, a missing schema, or a schema that is not an object schema.
+ */
+final class ToolRegistry {
+
+    static final String SCHEMA_FOLDER = "/dev/serverfs/adapters/mcp/schemas/";
+
+    /** MCP 2025-11-25: an inputSchema without {@code $schema} is JSON Schema 2020-12. */
+    private static final SchemaRegistry SCHEMAS = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+
+    private final Map<String, RegisteredTool> tools = new LinkedHashMap<>();
+
+    ToolRegistry(Collection<? extends McpTool> candidates, Set<ToolSurface> enabled) {
+        for (McpTool tool : candidates) {
+            ToolSpec spec = tool.spec();
+            if (!enabled.contains(spec.surface())) {
+                continue;
+            }
+            if (tools.containsKey(spec.name())) {
+                throw new IllegalStateException("tool registered twice: " + spec.name());
+            }
+            ObjectNode input = loadSchema(spec.name() + ".json")
+                    .orElseThrow(() -> new IllegalStateException("missing input schema for tool " + spec.name()));
+            if (!"object".equals(input.path("type").asText())) {
+                throw new IllegalStateException("input schema of " + spec.name() + " must have type object");
+            }
+            Optional<ObjectNode> output = loadSchema(spec.name() + ".output.json");
+            tools.put(
+                    spec.name(),
+                    new RegisteredTool(tool, spec, descriptor(spec, input, output), SCHEMAS.getSchema(input)));
+        }
+    }
+
+    Optional<RegisteredTool> find(String name) {
+        return Optional.ofNullable(tools.get(name));
+    }
+
+    Set<String> names() {
+        return tools.keySet();
+    }
+
+    boolean isEmpty() {
+        return tools.isEmpty();
+    }
+
+    /** The {@code tools} array of a {@code tools/list} result. */
+    ArrayNode descriptors() {
+        ArrayNode array = Json.WIRE.createArrayNode();
+        tools.values().forEach(t -> array.add(t.descriptor().deepCopy()));
+        return array;
+    }
+
+    private static ObjectNode descriptor(ToolSpec spec, ObjectNode input, Optional<ObjectNode> output) {
+        ObjectNode d = Json.object();
+        d.put("name", spec.name());
+        d.put("description", spec.description());
+        d.set("inputSchema", input);
+        output.ifPresent(o -> d.set("outputSchema", o));
+        ObjectNode annotations = d.putObject("annotations");
+        ToolAnnotations a = spec.annotations();
+        annotations.put("readOnlyHint", a.readOnlyHint());
+        a.destructiveHint().ifPresent(v -> annotations.put("destructiveHint", v));
+        a.idempotentHint().ifPresent(v -> annotations.put("idempotentHint", v));
+        annotations.put("openWorldHint", a.openWorldHint());
+        if (!spec.meta().isEmpty()) {
+            d.set("_meta", Json.WIRE.valueToTree(spec.meta()));
+        }
+        return d;
+    }
+
+    private static Optional<ObjectNode> loadSchema(String file) {
+        try (InputStream in = ToolRegistry.class.getResourceAsStream(SCHEMA_FOLDER + file)) {
+            if (in == null) {
+                return Optional.empty();
+            }
+            JsonNode node = Json.WIRE.readTree(in);
+            if (!(node instanceof ObjectNode object)) {
+                throw new IllegalStateException("schema " + file + " is not a JSON object");
+            }
+            return Optional.of(object);
+        } catch (IOException e) {
+            throw new UncheckedIOException("schema " + file + " could not be read", e);
+        }
+    }
+
+    /** One offered tool with its published descriptor and compiled input schema. */
+    record RegisteredTool(McpTool tool, ToolSpec spec, ObjectNode descriptor, Schema inputSchema) {}
+}

@@ -1,0 +1,83 @@
+package dev.serverfs.adapters.mcp;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A successful tool result: the payload published as {@code structuredContent} and, by default, as one text
+ * content holding the same JSON (reference §2.1), plus what the {@code tool_call} audit event records. The
+ * payload is any record or map; record components are written in snake_case ({@code binaryTransfer} →
+ * {@code binary_transfer}) unless annotated otherwise. {@code workdir} and {@code path} default to the call's
+ * {@code workdir}/{@code path} arguments.
+ */
+public final class ToolResult {
+
+    private final Object payload;
+    private final Optional<String> text;
+    private final Optional<String> workdir;
+    private final Optional<String> path;
+    private final Map<String, Object> counters;
+
+    private ToolResult(
+            Object payload,
+            Optional<String> text,
+            Optional<String> workdir,
+            Optional<String> path,
+            Map<String, Object> counters) {
+        this.payload = Objects.requireNonNull(payload, "payload");
+        this.text = text;
+        this.workdir = workdir;
+        this.path = path;
+        this.counters = Collections.unmodifiableMap(counters);
+    }
+
+    /** A result whose structured content is {@code payload}. */
+    public static ToolResult of(Object payload) {
+        return new ToolResult(payload, Optional.empty(), Optional.empty(), Optional.empty(), Map.of());
+    }
+
+    /** Replaces the default text content (the payload's JSON) with {@code text}. */
+    public ToolResult withText(String text) {
+        return new ToolResult(payload, Optional.of(text), workdir, path, counters);
+    }
+
+    /** The workdir alias the audit event records. */
+    public ToolResult withWorkdir(String alias) {
+        return new ToolResult(payload, text, Optional.of(alias), path, counters);
+    }
+
+    /** The workdir-relative path the audit event records (never a host path). */
+    public ToolResult withPath(String relativePath) {
+        return new ToolResult(payload, text, workdir, Optional.of(relativePath), counters);
+    }
+
+    /** Adds one audit counter; {@code name} must be one of {@code AuditLog.COUNTER_NAMES}. */
+    public ToolResult withCounter(String name, Object value) {
+        Map<String, Object> copy = new LinkedHashMap<>(counters);
+        copy.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+        return new ToolResult(payload, text, workdir, path, copy);
+    }
+
+    Object payload() {
+        return payload;
+    }
+
+    Optional<String> text() {
+        return text;
+    }
+
+    Optional<String> workdir() {
+        return workdir;
+    }
+
+    Optional<String> path() {
+        return path;
+    }
+
+    Map<String, Object> counters() {
+        return counters;
+    }
+}

@@ -1,0 +1,35 @@
+package dev.serverfs.adapters.mcp;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * What {@code tools/list} publishes about a tool besides its schemas: the contract name, a description for the
+ * model, annotations, the surface that decides registration, and optional {@code _meta} entries (e.g.
+ * {@code openai/fileParams}). The input schema is the resource {@code schemas/<name>.json}; an optional output
+ * schema is {@code schemas/<name>.output.json}.
+ */
+public record ToolSpec(
+        String name, String description, ToolAnnotations annotations, ToolSurface surface, Map<String, Object> meta) {
+
+    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
+
+    public ToolSpec {
+        Objects.requireNonNull(name, "name");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("tool names are lower_snake_case: " + name);
+        }
+        Objects.requireNonNull(description, "description");
+        if (description.isBlank()) {
+            throw new IllegalArgumentException("a tool needs a description: " + name);
+        }
+        Objects.requireNonNull(annotations, "annotations");
+        Objects.requireNonNull(surface, "surface");
+        meta = Map.copyOf(meta);
+    }
+
+    public ToolSpec(String name, String description, ToolAnnotations annotations, ToolSurface surface) {
+        this(name, description, annotations, surface, Map.of());
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The MCP endpoint: Streamable HTTP on Undertow (sessions, version negotiation, Host/Origin/token checks, body
+ * limit), JSON-RPC dispatch, the tool registry with JSON-schema validation, and the SLF4J audit log. Public entry
+ * type {@link dev.serverfs.adapters.mcp.McpServer}; tools implement {@link dev.serverfs.adapters.mcp.McpTool}.
+ */
+package dev.serverfs.adapters.mcp;

@@ -1,0 +1,92 @@
+package dev.serverfs.adapters.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.domain.error.ErrorCode;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.KeyValuePair;
+
+class Slf4jAuditLogTest {
+
+    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    private final Logger logger = (Logger) LoggerFactory.getLogger(Slf4jAuditLog.LOGGER);
+
+    @BeforeEach
+    void attach() {
+        appender.start();
+        logger.addAppender(appender);
+    }
+
+    @AfterEach
+    void detach() {
+        logger.detachAppender(appender);
+    }
+
+    static Map<String, Object> fields(ILoggingEvent event) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        List<KeyValuePair> pairs = event.getKeyValuePairs() == null ? List.of() : event.getKeyValuePairs();
+        pairs.forEach(p -> fields.put(p.key, p.value));
+        return fields;
+    }
+
+    @Test
+    void success_event_has_the_contract_fields_in_order() {
+        new Slf4jAuditLog()
+                .toolCall(AuditLog.ToolCall.succeeded(
+                        "list_directory",
+                        Duration.ofNanos(12_345_678),
+                        Optional.of("docs"),
+                        Optional.of("src/main"),
+                        Map.of("returned", 3)));
+
+        ILoggingEvent event = appender.list.getFirst();
+        assertEquals("tool_call", event.getMessage());
+        assertEquals(
+                List.of("tool", "duration_ms", "success", "workdir", "path", "returned"),
+                List.copyOf(fields(event).keySet()));
+        assertEquals(new BigDecimal("12.3"), fields(event).get("duration_ms"));
+        assertEquals(true, fields(event).get("success"));
+    }
+
+    @Test
+    void failure_event_carries_the_error_code() {
+        new Slf4jAuditLog()
+                .toolCall(AuditLog.ToolCall.failed(
+                        "read_text_file",
+                        Duration.ofMillis(2),
+                        Optional.of("docs"),
+                        Optional.of("a.txt"),
+                        ErrorCode.PATH_NOT_FOUND));
+
+        Map<String, Object> fields = fields(appender.list.getFirst());
+        assertEquals(false, fields.get("success"));
+        assertEquals("PATH_NOT_FOUND", fields.get("error_code"));
+        assertEquals(new BigDecimal("2.0"), fields.get("duration_ms"));
+    }
+
+    @Test
+    void an_event_can_not_carry_a_field_outside_the_counter_list() {
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AuditLog.ToolCall.succeeded(
+                        "search_text", Duration.ZERO, Optional.empty(), Optional.empty(), Map.of("query", "secret")));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AuditLog.ToolCall.succeeded(
+                        "x", Duration.ZERO, Optional.empty(), Optional.empty(), Map.of("returned", List.of("a"))));
+    }
+}

@@ -1,0 +1,3 @@
+package dev.serverfs.archfixture.bad.adapters.fs;
+
+public interface MisplacedUseCase {}

@@ -1,0 +1,3 @@
+package dev.serverfs.archfixture.bad.adapters.mcp;
+
+public final class McpThing {}

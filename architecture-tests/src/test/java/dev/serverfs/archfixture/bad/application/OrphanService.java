@@ -1,0 +1,3 @@
+package dev.serverfs.archfixture.bad.application;
+
+public final class OrphanService {}

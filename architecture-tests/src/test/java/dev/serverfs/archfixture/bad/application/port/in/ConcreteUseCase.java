@@ -1,0 +1,3 @@
+package dev.serverfs.archfixture.bad.application.port.in;
+
+public final class ConcreteUseCase {}

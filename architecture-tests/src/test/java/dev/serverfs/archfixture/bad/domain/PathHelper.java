@@ -1,0 +1,3 @@
+package dev.serverfs.archfixture.bad.domain;
+
+public final class PathHelper {}

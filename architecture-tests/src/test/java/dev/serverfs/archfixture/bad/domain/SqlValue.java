@@ -1,0 +1,5 @@
+package dev.serverfs.archfixture.bad.domain;
+
+import java.sql.Timestamp;
+
+public record SqlValue(Timestamp at) {}

@@ -1,0 +1,7 @@
+package dev.serverfs.archfixture.bad.domain.clock;
+
+public final class ClockSystemDefaultZone {
+    public Object read() {
+        return java.time.Clock.systemDefaultZone();
+    }
+}

@@ -1,0 +1,7 @@
+package dev.serverfs.archfixture.bad.domain.clock;
+
+public final class InstantNow {
+    public Object read() {
+        return java.time.Instant.now();
+    }
+}

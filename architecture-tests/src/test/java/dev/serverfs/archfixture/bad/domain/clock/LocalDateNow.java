@@ -1,0 +1,7 @@
+package dev.serverfs.archfixture.bad.domain.clock;
+
+public final class LocalDateNow {
+    public Object read() {
+        return java.time.LocalDate.now();
+    }
+}

@@ -1,0 +1,7 @@
+package dev.serverfs.archfixture.bad.domain.clock;
+
+public final class NanoTime {
+    public Object read() {
+        return System.nanoTime();
+    }
+}

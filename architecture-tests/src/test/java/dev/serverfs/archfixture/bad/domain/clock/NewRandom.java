@@ -1,0 +1,7 @@
+package dev.serverfs.archfixture.bad.domain.clock;
+
+public final class NewRandom {
+    public Object read() {
+        return new java.util.Random();
+    }
+}

@@ -1,0 +1,184 @@
+package dev.serverfs.architecture;
+
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The module and package rules of ARCHITECTURE.md §2 and STYLE.md, as functions of a base package so that each rule
+ * runs against the real code ({@code dev.serverfs}) and against a planted violation ({@code dev.serverfs.archfixture.*})
+ * that proves it can fail. Every rule tolerates an empty selection: modules may still be nearly empty.
+ */
+final class ArchitectureRules {
+
+    private ArchitectureRules() {}
+
+    private static String domain(String base) {
+        return base + ".domain..";
+    }
+
+    private static String application(String base) {
+        return base + ".application..";
+    }
+
+    private static final DescribedPredicate<JavaClass> PRIMITIVE =
+            DescribedPredicate.describe("primitive", JavaClass::isPrimitive);
+
+    /** The domain depends on the JDK only. */
+    static ArchRule domainDependsOnJdkOnly(String base) {
+        return classes()
+                .that()
+                .resideInAPackage(domain(base))
+                .should()
+                .onlyDependOnClassesThat(
+                        resideInAnyPackage("java..", domain(base)).or(PRIMITIVE))
+                .allowEmptyShould(true)
+                .as("domain depends on the JDK only");
+    }
+
+    /** The application depends on the domain and the JDK only. */
+    static ArchRule applicationDependsOnDomainOnly(String base) {
+        return classes()
+                .that()
+                .resideInAPackage(application(base))
+                .should()
+                .onlyDependOnClassesThat(resideInAnyPackage("java..", domain(base), application(base))
+                        .or(PRIMITIVE))
+                .allowEmptyShould(true)
+                .as("application depends on the domain and the JDK only");
+    }
+
+    /** No persistence, HTTP, JSON, JDBC or logging types in the core (they are adapter business). */
+    static ArchRule coreUsesNoInfrastructure(String base) {
+        return noClasses()
+                .that()
+                .resideInAnyPackage(domain(base), application(base))
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "org.jooq..",
+                        "io.undertow..",
+                        "org.xnio..",
+                        "com.fasterxml.jackson..",
+                        "java.sql..",
+                        "javax.sql..",
+                        "org.slf4j..",
+                        "ch.qos.logback..")
+                .allowEmptyShould(true)
+                .as("domain and application use no jOOQ, Undertow, Jackson, JDBC or logging types");
+    }
+
+    /** Time and randomness are injected (ARCHITECTURE.md §3.11): the core never reads them directly. */
+    static ArchRule coreNeverReadsClockOrRandomness(String base) {
+        return noClasses()
+                .that()
+                .resideInAnyPackage(domain(base), application(base))
+                .should()
+                .callMethod(System.class, "currentTimeMillis")
+                .orShould()
+                .callMethod(System.class, "nanoTime")
+                .orShould()
+                .callMethod(Instant.class, "now")
+                .orShould()
+                .callMethod(LocalDateTime.class, "now")
+                .orShould()
+                .callMethod(LocalDate.class, "now")
+                .orShould()
+                .callMethod(LocalTime.class, "now")
+                .orShould()
+                .callMethod(ZonedDateTime.class, "now")
+                .orShould()
+                .callMethod(OffsetDateTime.class, "now")
+                .orShould()
+                .callMethod(Clock.class, "systemUTC")
+                .orShould()
+                .callMethod(Clock.class, "systemDefaultZone")
+                .orShould()
+                .callConstructorWhere(target(owner(assignableTo(Random.class))))
+                .orShould()
+                .callMethod(ThreadLocalRandom.class, "current")
+                .orShould()
+                .callMethod(UUID.class, "randomUUID")
+                .orShould()
+                .callMethod(Math.class, "random")
+                .allowEmptyShould(true)
+                .as("domain and application never read the clock or randomness directly");
+    }
+
+    /** Adapters never depend on each other (ARCHITECTURE.md §2). */
+    static ArchRule adaptersDoNotDependOnEachOther(SliceAssignment modules) {
+        return slices().assignedFrom(modules)
+                .should()
+                .notDependOnEachOther()
+                .allowEmptyShould(true)
+                .as("adapters never depend on each other");
+    }
+
+    /** STYLE.md naming: no *Impl, *Manager, *Helper or *Utils in the core. */
+    static ArchRule coreHasNoVagueNames(String base) {
+        return noClasses()
+                .that()
+                .resideInAnyPackage(domain(base), application(base))
+                .should()
+                .haveSimpleNameEndingWith("Impl")
+                .orShould()
+                .haveSimpleNameEndingWith("Manager")
+                .orShould()
+                .haveSimpleNameEndingWith("Helper")
+                .orShould()
+                .haveSimpleNameEndingWith("Utils")
+                .allowEmptyShould(true)
+                .as("the core has no *Impl, *Manager, *Helper or *Utils types");
+    }
+
+    /** STYLE.md: a {@code <Verb><Noun>UseCase} is an interface in {@code application.port.in}. */
+    static ArchRule useCasesAreInboundPortInterfaces(String base) {
+        return classes()
+                .that()
+                .resideInAPackage(base + "..")
+                .and()
+                .haveSimpleNameEndingWith("UseCase")
+                .should()
+                .beInterfaces()
+                .andShould()
+                .resideInAPackage(base + ".application.port.in..")
+                .allowEmptyShould(true)
+                .as("use cases are interfaces in application.port.in");
+    }
+
+    /** STYLE.md: application services ({@code *Service}) live in {@code application.service}. */
+    static ArchRule servicesLiveInTheServicePackage(String base) {
+        return classes()
+                .that()
+                .resideInAPackage(application(base))
+                .and()
+                .haveSimpleNameEndingWith("Service")
+                .and()
+                .areTopLevelClasses()
+                .should()
+                .resideInAPackage(base + ".application.service..")
+                .andShould()
+                .notBeInterfaces()
+                .allowEmptyShould(true)
+                .as("application services live in application.service");
+    }
+}

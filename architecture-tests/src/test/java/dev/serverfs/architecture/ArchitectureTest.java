@@ -1,0 +1,73 @@
+package dev.serverfs.architecture;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The rules of {@link ArchitectureRules} over the production classes of every module. */
+class ArchitectureTest {
+
+    private static final String BASE = "dev.serverfs";
+    private static JavaClasses production;
+
+    @BeforeAll
+    static void import_production_classes() {
+        production = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(BASE);
+    }
+
+    @Test
+    void the_import_sees_production_classes_of_every_layer_and_no_fixtures() {
+        assertTrue(production.contain("dev.serverfs.domain.workdir.Workdir"));
+        assertTrue(production.contain("dev.serverfs.application.service.ListWorkdirsService"));
+        assertTrue(production.contain("dev.serverfs.bootstrap.ServerFsMain"));
+        assertFalse(production.stream().anyMatch(c -> c.getPackageName().startsWith("dev.serverfs.archfixture")));
+        assertFalse(production.stream().anyMatch(c -> c.getPackageName().startsWith("dev.serverfs.architecture")));
+    }
+
+    @Test
+    void domain_depends_on_the_jdk_only() {
+        ArchitectureRules.domainDependsOnJdkOnly(BASE).check(production);
+    }
+
+    @Test
+    void application_depends_on_the_domain_only() {
+        ArchitectureRules.applicationDependsOnDomainOnly(BASE).check(production);
+    }
+
+    @Test
+    void the_core_uses_no_infrastructure_libraries() {
+        ArchitectureRules.coreUsesNoInfrastructure(BASE).check(production);
+    }
+
+    @Test
+    void the_core_never_reads_the_clock_or_randomness() {
+        ArchitectureRules.coreNeverReadsClockOrRandomness(BASE).check(production);
+    }
+
+    @Test
+    void adapters_never_depend_on_each_other() {
+        ArchitectureRules.adaptersDoNotDependOnEachOther(new ModuleSlices(BASE)).check(production);
+    }
+
+    @Test
+    void the_core_has_no_vague_names() {
+        ArchitectureRules.coreHasNoVagueNames(BASE).check(production);
+    }
+
+    @Test
+    void use_cases_are_inbound_port_interfaces() {
+        ArchitectureRules.useCasesAreInboundPortInterfaces(BASE).check(production);
+    }
+
+    @Test
+    void services_live_in_the_service_package() {
+        ArchitectureRules.servicesLiveInTheServicePackage(BASE).check(production);
+    }
+}

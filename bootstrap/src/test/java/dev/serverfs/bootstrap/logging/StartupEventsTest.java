@@ -1,0 +1,90 @@
+package dev.serverfs.bootstrap.logging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.serverfs.bootstrap.ServerFsMain;
+import dev.serverfs.bootstrap.config.ConfigLoader;
+import dev.serverfs.bootstrap.config.ConfigurationException;
+import dev.serverfs.bootstrap.config.ServerFsConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StartupEventsTest {
+
+    @Test
+    void startup_reports_exactly_the_reference_fields_as_counts_and_flags(@TempDir Path tmp) throws Exception {
+        Path docs = Files.createDirectory(tmp.resolve("docs"));
+        Path scratch = Files.createDirectory(tmp.resolve("scratch"));
+        Map<String, String> env = new HashMap<>();
+        env.put("SERVERFS_EXTRA_DENY_GLOBS", "*.secretglob,*.key");
+        env.put("SERVERFS_LOG_LEVEL", "info");
+        env.put("SERVERFS_AGENT_BRIDGE_ENABLED", "true");
+        env.put("WORKDIR_01_ALIAS", "docs");
+        env.put("WORKDIR_01_PATH", docs.toString());
+        env.put("WORKDIR_02_ALIAS", "scratch");
+        env.put("WORKDIR_02_PATH", scratch.toString());
+        env.put("WORKDIR_02_READ_ONLY", "false");
+        env.put("WORKDIR_02_AGENT_MODE", "workspace-write");
+        env.put("WORKDIR_02_AGENT_RUNTIMES", "codex");
+        ServerFsConfig config = ConfigLoader.load(env, Optional.empty());
+        StdStreams s = StdStreams.capture(() -> {
+            StartupEvents.started(config);
+            return 0;
+        });
+        JsonNode line = JsonLogFormatTest.lines(s.err()).getFirst();
+        assertEquals(
+                List.of(
+                        "timestamp",
+                        "level",
+                        "event",
+                        "workdirs",
+                        "read_write_workdirs",
+                        "log_level",
+                        "global_allow_hidden",
+                        "global_default_deny_enabled",
+                        "global_extra_deny_rule_count",
+                        "workdirs_with_policy_overrides",
+                        "agent_bridge_enabled",
+                        "file_ingress_enabled",
+                        "agent_enabled_workdirs"),
+                JsonLogFormatTest.fieldNames(line));
+        assertEquals("startup", line.get("event").asText());
+        assertEquals(2, line.get("workdirs").asInt());
+        assertEquals(1, line.get("read_write_workdirs").asInt());
+        assertEquals("INFO", line.get("log_level").asText());
+        assertFalse(line.get("global_allow_hidden").asBoolean());
+        assertEquals(true, line.get("global_default_deny_enabled").asBoolean());
+        assertEquals(2, line.get("global_extra_deny_rule_count").asInt());
+        assertEquals(1, line.get("workdirs_with_policy_overrides").asInt());
+        assertEquals(true, line.get("agent_bridge_enabled").asBoolean());
+        assertFalse(line.get("file_ingress_enabled").asBoolean());
+        assertEquals(1, line.get("agent_enabled_workdirs").asInt());
+        assertFalse(s.err().contains("secretglob"));
+        assertFalse(s.err().contains(tmp.toString()));
+    }
+
+    @Test
+    void a_configuration_failure_logs_startup_failed_prints_the_stderr_line_and_returns_2() throws Exception {
+        StdStreams s = StdStreams.capture(
+                () -> StartupEvents.configurationFailed(new ConfigurationException("SERVERFS_PORT is wrong")));
+        assertEquals(ServerFsMain.EXIT_CONFIGURATION_ERROR, s.exitCode());
+        assertEquals(2, s.exitCode());
+        String[] lines = s.err().split("\n");
+        assertEquals(2, lines.length, s.err());
+        JsonNode event = JsonLogFormatTest.lines(s.err()).getFirst();
+        assertEquals(List.of("timestamp", "level", "event", "reason"), JsonLogFormatTest.fieldNames(event));
+        assertEquals("ERROR", event.get("level").asText());
+        assertEquals("startup_failed", event.get("event").asText());
+        assertEquals("SERVERFS_PORT is wrong", event.get("reason").asText());
+        assertEquals("ServerFS: configuration error: SERVERFS_PORT is wrong", lines[1]);
+        assertEquals("", s.out());
+    }
+}
