@@ -69,6 +69,16 @@ class ArchitectureTest {
     }
 
     @Test
+    void the_core_does_no_io() {
+        ArchitectureRules.coreDoesNoIo(BASE).check(production);
+    }
+
+    @Test
+    void ports_declare_no_io_exceptions() {
+        ArchitectureRules.portsDeclareNoIoExceptions(BASE).check(production);
+    }
+
+    @Test
     void adapters_never_depend_on_each_other() {
         ArchitectureRules.adaptersDoNotDependOnEachOther(new ModuleSlices(BASE)).check(production);
     }
