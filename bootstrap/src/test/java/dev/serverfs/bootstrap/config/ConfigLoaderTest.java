@@ -403,6 +403,19 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void a_malformed_workdir_variable_name_is_rejected() throws Exception {
+        for (String name : List.of("WORKDIR01_ALIAS", "WORKDIR_01ALIAS", "WORKDIR1_EXTRA_DENY_GLOBS")) {
+            env.clear();
+            env.put(name, "x");
+            assertRejected(name + ": workdir variables are named WORKDIR_NN_<SETTING>, for example WORKDIR_01_ALIAS");
+        }
+        env.clear();
+        env.put("WORKDIR", "unrelated");
+        env.put("WORKDIR_ROOT", "unrelated");
+        assertEquals(0, load().workdirs().all().size());
+    }
+
+    @Test
     void an_unknown_slot_variable_is_a_typo_and_rejected() throws Exception {
         docsWorkdir();
         env.put("WORKDIR_01_EXTRA_DENY_GLOB", "*.key");
