@@ -1,37 +1,48 @@
 package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.serverfs.domain.error.ServerFsException;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * JSON-RPC methods of one MCP server (spec 2025-11-25 lifecycle, tools, ping): {@code initialize} negotiates the
- * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resources are listed
- * (empty until a resource template is registered); anything else is -32601.
+ * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resource templates are
+ * listed and read (the {@code resources} capability is declared only when one is registered; there are no
+ * concrete resources, so {@code resources/list} is empty); anything else is -32601.
  */
 final class McpDispatcher {
 
     static final String SERVER_NAME = "ServerFS";
+
+    private static final Logger log = LoggerFactory.getLogger(McpDispatcher.class);
 
     private final ToolRegistry registry;
     private final ToolInvoker invoker;
     private final McpSessions sessions;
     private final String serverVersion;
     private final String instructions;
+    private final List<McpResourceTemplate> templates;
 
     McpDispatcher(
             ToolRegistry registry,
             ToolInvoker invoker,
             McpSessions sessions,
             String serverVersion,
-            Set<ToolSurface> surfaces) {
+            Set<ToolSurface> surfaces,
+            List<? extends McpResourceTemplate> templates) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
         this.instructions = Instructions.text(surfaces);
+        this.templates = List.copyOf(templates);
     }
 
     /** The answer to an {@code initialize} request, and the session it opened when it succeeded. */
@@ -50,6 +61,9 @@ final class McpDispatcher {
         result.put("protocolVersion", version);
         ObjectNode capabilities = result.putObject("capabilities");
         capabilities.putObject("tools").put("listChanged", false);
+        if (!templates.isEmpty()) {
+            capabilities.putObject("resources").put("subscribe", false).put("listChanged", false);
+        }
         ObjectNode serverInfo = result.putObject("serverInfo");
         serverInfo.put("name", SERVER_NAME);
         serverInfo.put("version", serverVersion);
@@ -74,7 +88,8 @@ final class McpDispatcher {
             case "tools/list" -> listTools(id, params);
             case "tools/call" -> callTool(id, params);
             case "resources/list" -> emptyList(id, params, "resources");
-            case "resources/templates/list" -> emptyList(id, params, "resourceTemplates");
+            case "resources/templates/list" -> listTemplates(id, params);
+            case "resources/read" -> readResource(id, params);
             default -> JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found");
         };
     }
@@ -98,6 +113,54 @@ final class McpDispatcher {
             case ToolInvoker.Outcome.Result r -> JsonRpc.result(id, r.result());
             case ToolInvoker.Outcome.Failure f -> JsonRpc.error(id, f.code(), f.message());
         };
+    }
+
+    private ObjectNode listTemplates(JsonNode id, JsonNode params) {
+        if (hasCursor(params)) {
+            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Invalid cursor");
+        }
+        ObjectNode result = Json.object();
+        ArrayNode list = result.putArray("resourceTemplates");
+        for (McpResourceTemplate template : templates) {
+            McpResourceTemplate.Spec spec = template.spec();
+            list.addObject()
+                    .put("uriTemplate", spec.uriTemplate())
+                    .put("name", spec.name())
+                    .put("description", spec.description())
+                    .put("mimeType", spec.mimeType());
+        }
+        return JsonRpc.result(id, result);
+    }
+
+    private ObjectNode readResource(JsonNode id, JsonNode params) {
+        JsonNode uri = params == null ? null : params.get("uri");
+        if (uri == null || !uri.isTextual()) {
+            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "resources/read needs params.uri");
+        }
+        Optional<McpResourceTemplate> template =
+                templates.stream().filter(t -> t.matches(uri.textValue())).findFirst();
+        if (template.isEmpty()) {
+            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Unknown resource");
+        }
+        try {
+            McpResourceTemplate.Text text = template.get().read(uri.textValue());
+            ObjectNode result = Json.object();
+            result.putArray("contents")
+                    .addObject()
+                    .put("uri", text.uri())
+                    .put("mimeType", text.mimeType())
+                    .put("text", text.text());
+            return JsonRpc.result(id, result);
+        } catch (ServerFsException e) {
+            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, e.agentText());
+        } catch (RuntimeException e) {
+            log.atError()
+                    .setMessage("resource_internal_error")
+                    .addKeyValue("template", template.get().spec().name())
+                    .setCause(e)
+                    .log();
+            return JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "Internal error");
+        }
     }
 
     private static ObjectNode emptyList(JsonNode id, JsonNode params, String field) {

@@ -41,11 +41,25 @@ public final class McpServer implements AutoCloseable {
      * or a name is registered twice.
      */
     public static McpServer start(McpSettings settings, AuditLog audit, List<? extends McpTool> tools) {
+        return start(settings, audit, tools, List.of());
+    }
+
+    /** As {@link #start(McpSettings, AuditLog, List)}, also serving resource templates. */
+    public static McpServer start(
+            McpSettings settings,
+            AuditLog audit,
+            List<? extends McpTool> tools,
+            List<? extends McpResourceTemplate> resourceTemplates) {
         Objects.requireNonNull(settings, "settings");
         ToolRegistry registry = new ToolRegistry(tools, settings.surfaces());
         McpSessions sessions = new McpSessions(settings.clock(), settings.sessionIdleTimeout());
         McpDispatcher dispatcher = new McpDispatcher(
-                registry, new ToolInvoker(registry, audit), sessions, settings.serverVersion(), settings.surfaces());
+                registry,
+                new ToolInvoker(registry, audit),
+                sessions,
+                settings.serverVersion(),
+                settings.surfaces(),
+                resourceTemplates);
         ExecutorService workers = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("mcp-call-", 0).factory());
         GateHolder gate = new GateHolder(settings);

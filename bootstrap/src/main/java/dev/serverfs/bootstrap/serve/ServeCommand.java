@@ -83,9 +83,14 @@ public final class ServeCommand implements Callable<Integer> {
         try {
             stopRequested.await();
         } finally {
-            server.close();
-            log.atInfo().setMessage("shutdown").log();
-            stopped.countDown();
+            try {
+                server.close();
+            } catch (RuntimeException e) {
+                log.atWarn().setMessage("shutdown_incomplete").setCause(e).log();
+            } finally {
+                log.atInfo().setMessage("shutdown").log();
+                stopped.countDown();
+            }
         }
         return 0;
     }
