@@ -1,34 +1,36 @@
 package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.serverfs.domain.error.ServerFsException;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * JSON-RPC methods of one MCP server (spec 2025-11-25 lifecycle, tools, ping): {@code initialize} negotiates the
- * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resource templates are
- * listed and read (the {@code resources} capability is declared only when one is registered; there are no
- * concrete resources, so {@code resources/list} is empty); anything else is -32601.
+ * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resources are listed
+ * (none), resource templates and {@code resources/read} go to the file template when one is given; anything
+ * else is -32601.
  */
 final class McpDispatcher {
 
     static final String SERVER_NAME = "ServerFS";
-
-    private static final Logger log = LoggerFactory.getLogger(McpDispatcher.class);
 
     private final ToolRegistry registry;
     private final ToolInvoker invoker;
     private final McpSessions sessions;
     private final String serverVersion;
     private final String instructions;
-    private final List<McpResourceTemplate> templates;
+    private final Optional<FileResourceTemplate> resources;
+
+    McpDispatcher(
+            ToolRegistry registry,
+            ToolInvoker invoker,
+            McpSessions sessions,
+            String serverVersion,
+            Set<ToolSurface> surfaces) {
+        this(registry, invoker, sessions, serverVersion, surfaces, Optional.empty());
+    }
 
     McpDispatcher(
             ToolRegistry registry,
@@ -36,13 +38,13 @@ final class McpDispatcher {
             McpSessions sessions,
             String serverVersion,
             Set<ToolSurface> surfaces,
-            List<? extends McpResourceTemplate> templates) {
+            Optional<FileResourceTemplate> resources) {
+        this.resources = Objects.requireNonNull(resources, "resources");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
         this.instructions = Instructions.text(surfaces);
-        this.templates = List.copyOf(templates);
     }
 
     /** The answer to an {@code initialize} request, and the session it opened when it succeeded. */
@@ -61,7 +63,7 @@ final class McpDispatcher {
         result.put("protocolVersion", version);
         ObjectNode capabilities = result.putObject("capabilities");
         capabilities.putObject("tools").put("listChanged", false);
-        if (!templates.isEmpty()) {
+        if (resources.isPresent()) {
             capabilities.putObject("resources").put("subscribe", false).put("listChanged", false);
         }
         ObjectNode serverInfo = result.putObject("serverInfo");
@@ -116,51 +118,19 @@ final class McpDispatcher {
     }
 
     private ObjectNode listTemplates(JsonNode id, JsonNode params) {
-        if (hasCursor(params)) {
-            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Invalid cursor");
+        if (resources.isEmpty() || hasCursor(params)) {
+            return emptyList(id, params, "resourceTemplates");
         }
         ObjectNode result = Json.object();
-        ArrayNode list = result.putArray("resourceTemplates");
-        for (McpResourceTemplate template : templates) {
-            McpResourceTemplate.Spec spec = template.spec();
-            list.addObject()
-                    .put("uriTemplate", spec.uriTemplate())
-                    .put("name", spec.name())
-                    .put("description", spec.description())
-                    .put("mimeType", spec.mimeType());
-        }
+        result.set("resourceTemplates", resources.get().templates());
         return JsonRpc.result(id, result);
     }
 
     private ObjectNode readResource(JsonNode id, JsonNode params) {
-        JsonNode uri = params == null ? null : params.get("uri");
-        if (uri == null || !uri.isTextual()) {
-            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "resources/read needs params.uri");
+        if (resources.isEmpty()) {
+            return JsonRpc.error(id, FileResourceTemplate.RESOURCE_NOT_FOUND, "Resource not found");
         }
-        Optional<McpResourceTemplate> template =
-                templates.stream().filter(t -> t.matches(uri.textValue())).findFirst();
-        if (template.isEmpty()) {
-            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Unknown resource");
-        }
-        try {
-            McpResourceTemplate.Text text = template.get().read(uri.textValue());
-            ObjectNode result = Json.object();
-            result.putArray("contents")
-                    .addObject()
-                    .put("uri", text.uri())
-                    .put("mimeType", text.mimeType())
-                    .put("text", text.text());
-            return JsonRpc.result(id, result);
-        } catch (ServerFsException e) {
-            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, e.agentText());
-        } catch (RuntimeException e) {
-            log.atError()
-                    .setMessage("resource_internal_error")
-                    .addKeyValue("template", template.get().spec().name())
-                    .setCause(e)
-                    .log();
-            return JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "Internal error");
-        }
+        return resources.get().read(id, params);
     }
 
     private static ObjectNode emptyList(JsonNode id, JsonNode params, String field) {
