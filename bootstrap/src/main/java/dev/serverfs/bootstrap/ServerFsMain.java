@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = ServerFsVersion.class,
         description = "MCP server for administrator-chosen Linux directories.",
-        subcommands = {VersionCommand.class, CheckConfigCommand.class})
+        subcommands = {VersionCommand.class, CheckConfigCommand.class, FakeProviderCommand.class})
 public final class ServerFsMain implements Runnable {
 
     /** Exit code for configuration errors (contract reference §1.5). */
