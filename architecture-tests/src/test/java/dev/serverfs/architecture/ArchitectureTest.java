@@ -32,6 +32,21 @@ class ArchitectureTest {
     }
 
     @Test
+    void every_adapter_class_is_assigned_to_its_module_by_location() {
+        production.stream()
+                .filter(c -> c.getPackageName().startsWith(BASE + ".adapters."))
+                .forEach(c -> {
+                    String module = c.getSource()
+                            .flatMap(source -> ModuleSlices.moduleOf(source.getUri()))
+                            .orElseThrow(() -> new AssertionError("no module location for " + c.getName()));
+                    String pkg = c.getPackageName().substring((BASE + ".adapters.").length());
+                    assertTrue(
+                            ("adapters-" + pkg).startsWith(module),
+                            c.getName() + " lives in module " + module + ", not in its package's module");
+                });
+    }
+
+    @Test
     void domain_depends_on_the_jdk_only() {
         ArchitectureRules.domainDependsOnJdkOnly(BASE).check(production);
     }

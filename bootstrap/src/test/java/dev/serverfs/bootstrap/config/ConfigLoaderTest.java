@@ -687,6 +687,21 @@ class ConfigLoaderTest {
         assertFalse(load().agent().bridgeEnabled());
     }
 
+    @Test
+    void the_configuration_can_be_printed_without_paths_secrets_or_urls() throws Exception {
+        docsWorkdir();
+        bridge();
+        env.put("SERVERFS_AUTH_TOKEN", "tok-0a1b2c3d");
+        env.put("SERVERFS_FILE_INGRESS_URL", "http://ingress.internal.test:8081/fetch");
+        env.put("SERVERFS_AGENT_LOCK_DIR", tmp.resolve("locks").toString());
+        env.put("SERVERFS_AGENT_BRIDGE_SOCKET", tmp.resolve("bridge.sock").toString());
+        String printed = load().toString();
+        assertTrue(printed.contains("alias=docs"), printed);
+        for (String hidden : List.of(tmp.toString(), "tok-0a1b2c3d", "ingress.internal.test")) {
+            assertFalse(printed.contains(hidden), hidden + " in " + printed);
+        }
+    }
+
     // ---- .env file -------------------------------------------------------------------------------------
 
     @Test
