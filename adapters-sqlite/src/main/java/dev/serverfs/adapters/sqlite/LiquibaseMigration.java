@@ -1,5 +1,6 @@
 package dev.serverfs.adapters.sqlite;
 
+import java.io.OutputStream;
 import java.sql.Connection;
 import java.util.Map;
 import java.util.logging.Level;
@@ -44,12 +45,17 @@ final class LiquibaseMigration {
                 Scope.Attr.logService.name(),
                 new Slf4jLogService(),
                 "liquibase.analytics.enabled",
-                Boolean.FALSE);
+                Boolean.FALSE,
+                "liquibase.showSummary",
+                "OFF",
+                "liquibase.showSummaryOutput",
+                "LOG");
         Scope.child(scope, () -> {
             Database database =
                     DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
             LockServiceFactory.getInstance().getLockService(database).forceReleaseLock();
             new CommandScope(UpdateCommandStep.COMMAND_NAME)
+                    .setOutput(OutputStream.nullOutputStream())
                     .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
                     .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
                     .execute();
