@@ -110,7 +110,7 @@ class ServeIT {
     }
 
     @Test
-    void official_typescript_sdk_client_lists_tools_and_calls_list_workdirs() throws Exception {
+    void official_typescript_sdk_client_lists_tools_and_calls_list_workdirs_and_read_text_file() throws Exception {
         Path tools = McpYardsticks.install();
 
         McpYardsticks.Run run = McpYardsticks.run(
@@ -123,7 +123,10 @@ class ServeIT {
                 "--list",
                 "--call",
                 "list_workdirs",
-                "{}");
+                "{}",
+                "--call",
+                "read_text_file",
+                "{\"workdir\":\"docs\",\"path\":\"README.md\"}");
 
         assertEquals(0, run.exitCode(), run.output());
         JsonNode out = JSON.readTree(run.output());
@@ -141,6 +144,9 @@ class ServeIT {
         assertEquals(
                 result.get("structuredContent"),
                 JSON.readTree(result.at("/content/0/text").textValue()));
+        JsonNode read = out.at("/calls/1/result");
+        assertFalse(read.get("isError").booleanValue(), read.toString());
+        assertTrue(read.toString().contains("hello"), "read_text_file is wired to the filesystem: " + read);
         assertTrue(
                 serve.awaitLine(
                                 l -> l.contains("\"event\":\"tool_call\"") && l.contains("\"returned\":1"),
