@@ -1,15 +1,30 @@
 package dev.serverfs.bootstrap.serve;
 
+import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
 import dev.serverfs.adapters.mcp.McpServer;
 import dev.serverfs.adapters.mcp.McpSettings;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.Slf4jAuditLog;
 import dev.serverfs.adapters.mcp.ToolSurface;
+import dev.serverfs.adapters.mcp.tools.FindFilesTool;
+import dev.serverfs.adapters.mcp.tools.ListDirectoryTool;
 import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
+import dev.serverfs.adapters.mcp.tools.ReadTextFileTool;
+import dev.serverfs.adapters.mcp.tools.SearchTextTool;
+import dev.serverfs.adapters.mcp.tools.StatFileTool;
 import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.application.port.out.WorkdirFileSystem;
+import dev.serverfs.application.service.FindFilesService;
+import dev.serverfs.application.service.ListDirectoryService;
 import dev.serverfs.application.service.ListWorkdirsService;
+import dev.serverfs.application.service.ReadResourceService;
+import dev.serverfs.application.service.ReadTextFileService;
+import dev.serverfs.application.service.SearchTextService;
+import dev.serverfs.application.service.StatFileService;
 import dev.serverfs.bootstrap.ServerFsVersion;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.domain.workdir.ServerLimits;
+import dev.serverfs.domain.workdir.Workdirs;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.List;
@@ -27,7 +42,10 @@ public final class ServeWiring {
     /** Starts the MCP endpoint for this configuration. */
     public static McpServer start(ServerFsConfig config) {
         AuditLog audit = new Slf4jAuditLog();
-        return McpServer.start(settings(config), audit, tools(config));
+        // One filesystem adapter for the process: it holds one descriptor per workdir root for its lifetime.
+        WorkdirFileSystem fs = new LinuxWorkdirFileSystem();
+        return McpServer.start(
+                settings(config), audit, tools(config, fs), new ReadResourceService(config.workdirs(), fs));
     }
 
     static McpSettings settings(ServerFsConfig config) {
@@ -58,7 +76,15 @@ public final class ServeWiring {
     }
 
     /** Every tool, of every surface: add new tools here (the server filters by surface). */
-    static List<McpTool> tools(ServerFsConfig config) {
-        return List.of(new ListWorkdirsTool(new ListWorkdirsService(config.workdirs())));
+    static List<McpTool> tools(ServerFsConfig config, WorkdirFileSystem fs) {
+        Workdirs workdirs = config.workdirs();
+        ServerLimits limits = config.limits();
+        return List.of(
+                new ListWorkdirsTool(new ListWorkdirsService(workdirs)),
+                new ListDirectoryTool(new ListDirectoryService(workdirs, limits, fs)),
+                new FindFilesTool(new FindFilesService(workdirs, limits, fs)),
+                new SearchTextTool(new SearchTextService(workdirs, limits, fs)),
+                new ReadTextFileTool(new ReadTextFileService(workdirs, fs)),
+                new StatFileTool(new StatFileService(workdirs, fs)));
     }
 }
