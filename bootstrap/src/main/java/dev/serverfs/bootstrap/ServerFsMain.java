@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
             CheckConfigCommand.class,
             ServeCommand.class,
             IngressCommand.class,
-            TasksCommand.class
+            TasksCommand.class,
+            FakeProviderCommand.class
         })
 public final class ServerFsMain implements Runnable {
 

@@ -35,17 +35,22 @@ class CancellationScenarioTest {
     private void slowToStopTurn() {
         h.fake.turn = (r, c) -> {
             c.providerStarted(new ProviderProcess(777, 1));
-            h.fake.cancelled.await();
-            while (true) {
-                try {
-                    cleanupMayFinish.await();
-                    break;
-                } catch (InterruptedException ignored) {
-                    // a real provider may not react to the interrupt at once
-                }
-            }
+            // A real provider may not react to the interrupt at once.
+            awaitIgnoringInterrupts(h.fake.cancelled);
+            awaitIgnoringInterrupts(cleanupMayFinish);
             throw new dev.serverfs.domain.error.ServerFsException(ErrorCode.AGENT_PROVIDER_DISCONNECTED, "stopped");
         };
+    }
+
+    static void awaitIgnoringInterrupts(CountDownLatch latch) {
+        while (true) {
+            try {
+                latch.await();
+                return;
+            } catch (InterruptedException ignored) {
+                // keep waiting
+            }
+        }
     }
 
     @Test
@@ -73,14 +78,8 @@ class CancellationScenarioTest {
     void a_normal_result_after_interrupt_still_records_the_stop() throws Exception {
         h.fake.turn = (r, c) -> {
             // Like Claude after interrupt(): the turn ends with a normal result rather than an error.
-            while (true) {
-                try {
-                    h.fake.cancelled.await();
-                    return new TurnOutcome("finished anyway", NativeIds.NONE);
-                } catch (InterruptedException ignored) {
-                    // keep going to the normal result
-                }
-            }
+            awaitIgnoringInterrupts(h.fake.cancelled);
+            return new TurnOutcome("finished anyway", NativeIds.NONE);
         };
         Task t = h.submitted("wait:", Optional.empty());
         h.awaitStatus(t.id(), TaskStatus.RUNNING);

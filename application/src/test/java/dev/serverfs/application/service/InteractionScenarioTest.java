@@ -26,6 +26,7 @@ import dev.serverfs.domain.task.TaskStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -223,12 +224,16 @@ class InteractionScenarioTest {
 
     @Test
     void interaction_expiry_never_exceeds_the_task_deadline() throws Exception {
+        CountDownLatch late = new CountDownLatch(1);
         h.fake.turn = (r, c) -> {
+            late.await();
             c.requestApproval(approval());
             return new TurnOutcome("x", NativeIds.NONE);
         };
         Task t = h.submitted("approval:x", Optional.empty());
+        h.awaitStatus(t.id(), TaskStatus.RUNNING);
         h.clock.advance(Duration.ofSeconds(7200 - 600));
+        late.countDown();
         PendingRequest request = awaitPending(t);
         assertEquals(Optional.of(t.deadlineAt()), request.expiresAt());
     }

@@ -31,21 +31,49 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Composition of the {@code serve} process: configuration → use cases → MCP tools → {@link McpServer}. Every tool
- * of every surface is listed in {@link #tools}; the server itself leaves out the surfaces {@link #surfaces}
- * does not enable (CONTRACT.md §1, reference §1.5).
+ * Composition of the {@code serve} process: configuration → adapters → use cases → MCP tools → {@link McpServer}.
+ * Every tool of every surface is listed in {@link #tools}; the server itself leaves out the surfaces
+ * {@link #surfaces} does not enable (CONTRACT.md §1, reference §1.5). Closing stops the server, then releases the
+ * filesystem adapter's root descriptors.
  */
-public final class ServeWiring {
+public final class ServeWiring implements AutoCloseable {
 
-    private ServeWiring() {}
+    private final LinuxWorkdirFileSystem fileSystem;
+    private final McpServer server;
+
+    private ServeWiring(LinuxWorkdirFileSystem fileSystem, McpServer server) {
+        this.fileSystem = fileSystem;
+        this.server = server;
+    }
 
     /** Starts the MCP endpoint for this configuration. */
-    public static McpServer start(ServerFsConfig config) {
-        AuditLog audit = new Slf4jAuditLog();
-        // One filesystem adapter for the process: it holds one descriptor per workdir root for its lifetime.
-        WorkdirFileSystem fs = new LinuxWorkdirFileSystem();
-        return McpServer.start(
-                settings(config), audit, tools(config, fs), new ReadResourceService(config.workdirs(), fs));
+    public static ServeWiring start(ServerFsConfig config) {
+        LinuxWorkdirFileSystem fileSystem = new LinuxWorkdirFileSystem();
+        try {
+            AuditLog audit = new Slf4jAuditLog();
+            McpServer server = McpServer.start(
+                    settings(config),
+                    audit,
+                    tools(config, fileSystem),
+                    new ReadResourceService(config.workdirs(), fileSystem));
+            return new ServeWiring(fileSystem, server);
+        } catch (RuntimeException e) {
+            fileSystem.close();
+            throw e;
+        }
+    }
+
+    public McpServer server() {
+        return server;
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } finally {
+            fileSystem.close();
+        }
     }
 
     static McpSettings settings(ServerFsConfig config) {
@@ -75,7 +103,7 @@ public final class ServeWiring {
         return surfaces;
     }
 
-    /** Every tool, of every surface: add new tools here (the server filters by surface). */
+    /** Every tool, of every surface, in {@code tools/list} order: add new tools here (the server filters by surface). */
     static List<McpTool> tools(ServerFsConfig config, WorkdirFileSystem fs) {
         Workdirs workdirs = config.workdirs();
         ServerLimits limits = config.limits();

@@ -161,7 +161,7 @@ class ServeIT {
             assertTrue(
                     other.awaitLine(l -> l.contains("\"event\":\"shutdown\""), Duration.ofSeconds(10))
                             .isPresent(),
-                    "shutdown event: " + other.stderr());
+                    "shutdown event (exit " + exit + "): " + other.stderr());
         }
     }
 
