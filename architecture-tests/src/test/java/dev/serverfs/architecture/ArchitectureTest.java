@@ -19,6 +19,8 @@ class ArchitectureTest {
     static void import_production_classes() {
         production = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                // Only our own jars hold dev.serverfs classes; skipping the third-party jars keeps the scan fast.
+                .withImportOption(location -> !location.isJar() || location.contains("/serverfs-"))
                 .importPackages(BASE);
     }
 
@@ -29,6 +31,21 @@ class ArchitectureTest {
         assertTrue(production.contain("dev.serverfs.bootstrap.ServerFsMain"));
         assertFalse(production.stream().anyMatch(c -> c.getPackageName().startsWith("dev.serverfs.archfixture")));
         assertFalse(production.stream().anyMatch(c -> c.getPackageName().startsWith("dev.serverfs.architecture")));
+    }
+
+    @Test
+    void every_adapter_class_is_assigned_to_its_module_by_location() {
+        production.stream()
+                .filter(c -> c.getPackageName().startsWith(BASE + ".adapters."))
+                .forEach(c -> {
+                    String module = c.getSource()
+                            .flatMap(source -> ModuleSlices.moduleOf(source.getUri()))
+                            .orElseThrow(() -> new AssertionError("no module location for " + c.getName()));
+                    String pkg = c.getPackageName().substring((BASE + ".adapters.").length());
+                    assertTrue(
+                            ("adapters-" + pkg).startsWith(module),
+                            c.getName() + " lives in module " + module + ", not in its package's module");
+                });
     }
 
     @Test
@@ -49,6 +66,16 @@ class ArchitectureTest {
     @Test
     void the_core_never_reads_the_clock_or_randomness() {
         ArchitectureRules.coreNeverReadsClockOrRandomness(BASE).check(production);
+    }
+
+    @Test
+    void the_core_does_no_io() {
+        ArchitectureRules.coreDoesNoIo(BASE).check(production);
+    }
+
+    @Test
+    void ports_declare_no_io_exceptions() {
+        ArchitectureRules.portsDeclareNoIoExceptions(BASE).check(production);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.serverfs.bootstrap;
 
+import dev.serverfs.bootstrap.ingress.IngressCommand;
+import dev.serverfs.bootstrap.serve.ServeCommand;
 import dev.serverfs.bootstrap.tasks.TasksCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -10,7 +12,14 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = ServerFsVersion.class,
         description = "MCP server for administrator-chosen Linux directories.",
-        subcommands = {VersionCommand.class, CheckConfigCommand.class, TasksCommand.class})
+        subcommands = {
+            VersionCommand.class,
+            CheckConfigCommand.class,
+            ServeCommand.class,
+            IngressCommand.class,
+            TasksCommand.class,
+            FakeProviderCommand.class
+        })
 public final class ServerFsMain implements Runnable {
 
     /** Exit code for configuration errors (contract reference §1.5). */

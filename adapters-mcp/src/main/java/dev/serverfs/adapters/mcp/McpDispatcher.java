@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * JSON-RPC methods of one MCP server (spec 2025-11-25 lifecycle, tools, ping): {@code initialize} negotiates the
  * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resources are listed
- * (empty until a resource template is registered); anything else is -32601.
+ * (none), resource templates and {@code resources/read} go to the file template when one is given; anything
+ * else is -32601.
  */
 final class McpDispatcher {
 
@@ -20,6 +21,7 @@ final class McpDispatcher {
     private final McpSessions sessions;
     private final String serverVersion;
     private final String instructions;
+    private final Optional<FileResourceTemplate> resources;
 
     McpDispatcher(
             ToolRegistry registry,
@@ -27,6 +29,17 @@ final class McpDispatcher {
             McpSessions sessions,
             String serverVersion,
             Set<ToolSurface> surfaces) {
+        this(registry, invoker, sessions, serverVersion, surfaces, Optional.empty());
+    }
+
+    McpDispatcher(
+            ToolRegistry registry,
+            ToolInvoker invoker,
+            McpSessions sessions,
+            String serverVersion,
+            Set<ToolSurface> surfaces,
+            Optional<FileResourceTemplate> resources) {
+        this.resources = Objects.requireNonNull(resources, "resources");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
@@ -50,6 +63,9 @@ final class McpDispatcher {
         result.put("protocolVersion", version);
         ObjectNode capabilities = result.putObject("capabilities");
         capabilities.putObject("tools").put("listChanged", false);
+        if (resources.isPresent()) {
+            capabilities.putObject("resources").put("subscribe", false).put("listChanged", false);
+        }
         ObjectNode serverInfo = result.putObject("serverInfo");
         serverInfo.put("name", SERVER_NAME);
         serverInfo.put("version", serverVersion);
@@ -74,7 +90,8 @@ final class McpDispatcher {
             case "tools/list" -> listTools(id, params);
             case "tools/call" -> callTool(id, params);
             case "resources/list" -> emptyList(id, params, "resources");
-            case "resources/templates/list" -> emptyList(id, params, "resourceTemplates");
+            case "resources/templates/list" -> listTemplates(id, params);
+            case "resources/read" -> readResource(id, params);
             default -> JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found");
         };
     }
@@ -98,6 +115,22 @@ final class McpDispatcher {
             case ToolInvoker.Outcome.Result r -> JsonRpc.result(id, r.result());
             case ToolInvoker.Outcome.Failure f -> JsonRpc.error(id, f.code(), f.message());
         };
+    }
+
+    private ObjectNode listTemplates(JsonNode id, JsonNode params) {
+        if (resources.isEmpty() || hasCursor(params)) {
+            return emptyList(id, params, "resourceTemplates");
+        }
+        ObjectNode result = Json.object();
+        result.set("resourceTemplates", resources.get().templates());
+        return JsonRpc.result(id, result);
+    }
+
+    private ObjectNode readResource(JsonNode id, JsonNode params) {
+        if (resources.isEmpty()) {
+            return JsonRpc.error(id, FileResourceTemplate.RESOURCE_NOT_FOUND, "Resource not found");
+        }
+        return resources.get().read(id, params);
     }
 
     private static ObjectNode emptyList(JsonNode id, JsonNode params, String field) {

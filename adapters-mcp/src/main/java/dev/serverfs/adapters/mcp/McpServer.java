@@ -1,11 +1,13 @@
 package dev.serverfs.adapters.mcp;
 
+import dev.serverfs.application.port.in.ReadResourceUseCase;
 import dev.serverfs.application.port.out.AuditLog;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,11 +43,30 @@ public final class McpServer implements AutoCloseable {
      * or a name is registered twice.
      */
     public static McpServer start(McpSettings settings, AuditLog audit, List<? extends McpTool> tools) {
+        return start(settings, audit, tools, Optional.empty());
+    }
+
+    /** As {@link #start(McpSettings, AuditLog, List)}, also serving the {@code serverfs://{workdir}/{path}} template. */
+    public static McpServer start(
+            McpSettings settings, AuditLog audit, List<? extends McpTool> tools, ReadResourceUseCase resources) {
+        return start(settings, audit, tools, Optional.of(new FileResourceTemplate(resources)));
+    }
+
+    private static McpServer start(
+            McpSettings settings,
+            AuditLog audit,
+            List<? extends McpTool> tools,
+            Optional<FileResourceTemplate> resources) {
         Objects.requireNonNull(settings, "settings");
         ToolRegistry registry = new ToolRegistry(tools, settings.surfaces());
         McpSessions sessions = new McpSessions(settings.clock(), settings.sessionIdleTimeout());
         McpDispatcher dispatcher = new McpDispatcher(
-                registry, new ToolInvoker(registry, audit), sessions, settings.serverVersion(), settings.surfaces());
+                registry,
+                new ToolInvoker(registry, audit),
+                sessions,
+                settings.serverVersion(),
+                settings.surfaces(),
+                resources);
         ExecutorService workers = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("mcp-call-", 0).factory());
         GateHolder gate = new GateHolder(settings);

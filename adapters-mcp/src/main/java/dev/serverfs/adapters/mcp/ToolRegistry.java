@@ -44,9 +44,10 @@ final class ToolRegistry {
                 throw new IllegalStateException("input schema of " + spec.name() + " must have type object");
             }
             Optional<ObjectNode> output = loadSchema(spec.name() + ".output.json");
-            tools.put(
-                    spec.name(),
-                    new RegisteredTool(tool, spec, descriptor(spec, input, output), SCHEMAS.getSchema(input)));
+            Schema compiled = SCHEMAS.getSchema(input);
+            // Compile every keyword now, so a bad schema fails at start-up and the first call is not slow.
+            compiled.initializeValidators();
+            tools.put(spec.name(), new RegisteredTool(tool, spec, descriptor(spec, input, output), compiled));
         }
     }
 

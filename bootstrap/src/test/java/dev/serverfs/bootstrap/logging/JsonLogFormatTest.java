@@ -1,6 +1,7 @@
 package dev.serverfs.bootstrap.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -95,6 +96,27 @@ class JsonLogFormatTest {
             return 0;
         });
         assertEquals("DEBUG", lines(verbose.err()).getFirst().get("level").asText());
+    }
+
+    @Test
+    void an_exception_adds_its_type_always_and_its_stack_trace_only_at_debug() throws Exception {
+        Exception failure = new java.io.IOException("cannot open /srv/private/secret.txt");
+        StdStreams info = StdStreams.capture(() -> {
+            LOG.atError().setMessage("server_fault").setCause(failure).log();
+            return 0;
+        });
+        JsonNode line = lines(info.err()).getFirst();
+        assertEquals(List.of("timestamp", "level", "event", "error_type"), fieldNames(line));
+        assertEquals("java.io.IOException", line.get("error_type").asText());
+        assertFalse(info.err().contains("/srv/private"), info.err());
+        ServerFsLogging.applyLevel("DEBUG");
+        StdStreams debug = StdStreams.capture(() -> {
+            LOG.atError().setMessage("server_fault").setCause(failure).log();
+            return 0;
+        });
+        JsonNode detailed = lines(debug.err()).getFirst();
+        assertEquals(List.of("timestamp", "level", "event", "error_type", "stack_trace"), fieldNames(detailed));
+        assertTrue(detailed.get("stack_trace").asText().contains("IOException"));
     }
 
     @Test

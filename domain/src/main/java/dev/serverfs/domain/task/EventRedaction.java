@@ -71,6 +71,11 @@ public final class EventRedaction {
         return OUTSIDE;
     }
 
+    /** Redacts free text such as a final response: the host root never reaches the agent. */
+    public static String redactText(String text, String hostRoot) {
+        return text(text, hostRoot);
+    }
+
     /** Free text: the root becomes {@code <workdir>}; a token extending the root's name becomes {@code <outside-workdir>}. */
     static String text(String s, String root) {
         if (root.isEmpty() || !s.contains(root)) {

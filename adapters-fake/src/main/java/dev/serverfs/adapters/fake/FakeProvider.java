@@ -1,0 +1,111 @@
+package dev.serverfs.adapters.fake;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The child side of the fake runtime: reads {@code PROMPT}, then follows the script the prompt names (reference
+ * §7.3): {@code approval:<cmd>}, {@code approval-twice:<cmd>}, {@code question:<text>}, {@code wait:} (until
+ * cancelled), {@code steer:} (completes with the steer message), {@code complete:<text>}, otherwise echo. A
+ * {@code CANCEL} line at any time makes it answer {@code CANCELLED} and exit. Launched by a hidden sub-command or a
+ * test main; never started by configuration unless the fake runtime is explicitly enabled.
+ */
+public final class FakeProvider {
+    private final BufferedReader in;
+    private final PrintStream out;
+
+    private FakeProvider(InputStream in, PrintStream out) {
+        this.in = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        this.out = out;
+    }
+
+    /** Runs one turn on the given streams; returns the process exit code. */
+    public static int run(InputStream in, PrintStream out) {
+        try {
+            return new FakeProvider(in, out).turn();
+        } catch (Cancelled c) {
+            out.println("CANCELLED");
+            out.flush();
+            return 0;
+        } catch (IOException e) {
+            return 1;
+        }
+    }
+
+    private int turn() throws IOException {
+        String first = next();
+        if (!FakeWire.verb(first).equals("PROMPT")) {
+            return 2;
+        }
+        String prompt = FakeWire.argument(first);
+        send("EVENT", "turn.started");
+        String result;
+        if (prompt.startsWith("approval-twice:")) {
+            String cmd = prompt.substring("approval-twice:".length());
+            String a = ask("APPROVAL", cmd, "DECISION");
+            String b = ask("APPROVAL", cmd, "DECISION");
+            result = "approval " + cmd + ": " + a + ", " + b;
+        } else if (prompt.startsWith("approval:")) {
+            String cmd = prompt.substring("approval:".length());
+            result = "approval " + cmd + ": " + ask("APPROVAL", cmd, "DECISION");
+        } else if (prompt.startsWith("question:")) {
+            result = "answered: " + ask("QUESTION", prompt.substring("question:".length()), "ANSWER");
+        } else if (prompt.startsWith("wait:")) {
+            send("WAITING", "");
+            while (true) {
+                next();
+            }
+        } else if (prompt.startsWith("steer:")) {
+            send("WAITING", "");
+            String line;
+            do {
+                line = next();
+            } while (!FakeWire.verb(line).equals("STEER"));
+            result = "steered: " + FakeWire.argument(line);
+        } else if (prompt.startsWith("complete:")) {
+            result = prompt.substring("complete:".length());
+        } else {
+            result = "echo: " + prompt;
+        }
+        send("MESSAGE", result);
+        send("RESULT", result);
+        return 0;
+    }
+
+    private String ask(String verb, String argument, String replyVerb) throws IOException {
+        send(verb, argument);
+        String line;
+        do {
+            line = next();
+        } while (!FakeWire.verb(line).equals(replyVerb));
+        return FakeWire.argument(line);
+    }
+
+    private String next() throws IOException {
+        String line = in.readLine();
+        if (line == null) {
+            throw new IOException("parent closed the pipe");
+        }
+        if (FakeWire.verb(line).equals("CANCEL")) {
+            throw new Cancelled();
+        }
+        return line;
+    }
+
+    private void send(String verb, String argument) {
+        out.println(FakeWire.line(verb, argument));
+        out.flush();
+    }
+
+    private static final class Cancelled extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Cancelled() {
+            super(null, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package dev.serverfs.adapters.fake;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.serverfs.application.port.in.CancelAgentTaskUseCase;
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.service.AnswerAgentQuestionService;
+import dev.serverfs.application.service.CancelAgentTaskService;
+import dev.serverfs.application.service.RespondAgentApprovalService;
+import dev.serverfs.application.service.SendAgentMessageService;
+import dev.serverfs.application.service.SubmitAgentTaskService;
+import dev.serverfs.application.service.TaskLifecycle;
+import dev.serverfs.application.testing.InMemoryResultSpool;
+import dev.serverfs.application.testing.InMemoryTaskStore;
+import dev.serverfs.application.testing.InMemoryWriterLeases;
+import dev.serverfs.application.testing.ManualTimers;
+import dev.serverfs.application.testing.MutableClock;
+import dev.serverfs.application.testing.SequentialIds;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.task.AgentLimits;
+import dev.serverfs.domain.task.ApprovalDecision;
+import dev.serverfs.domain.task.ApprovalResolution;
+import dev.serverfs.domain.task.QuestionAnswer;
+import dev.serverfs.domain.task.RecoveryGuard;
+import dev.serverfs.domain.task.Task;
+import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskStatus;
+import dev.serverfs.domain.workdir.Access;
+import dev.serverfs.domain.workdir.AgentMode;
+import dev.serverfs.domain.workdir.Workdir;
+import dev.serverfs.domain.workdir.WorkdirAlias;
+import dev.serverfs.domain.workdir.WorkdirPolicy;
+import dev.serverfs.domain.workdir.Workdirs;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The fake runtime's child processes driven by the real lifecycle over in-memory stores. */
+class FakeAgentRuntimeIT {
+    @TempDir
+    Path root;
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-04-01T08:00:00Z"));
+    private final InMemoryTaskStore store = new InMemoryTaskStore();
+    private final InMemoryWriterLeases leases = new InMemoryWriterLeases();
+    private final ExecutorService runners = Executors.newVirtualThreadPerTaskExecutor();
+    private TaskLifecycle lifecycle;
+    private SubmitAgentTaskService submit;
+
+    @BeforeEach
+    void wire() {
+        WorkdirPolicy policy = new WorkdirPolicy(
+                false,
+                false,
+                List.of(),
+                1 << 20,
+                2000,
+                1 << 20,
+                false,
+                1 << 20,
+                AgentMode.WORKSPACE_WRITE,
+                new TreeSet<>(List.of("fake")));
+        Workdirs workdirs = new Workdirs(
+                List.of(new Workdir(1, new WorkdirAlias("docs"), Optional.empty(), Access.READ_WRITE, policy, root)));
+        FakeAgentRuntime fake =
+                new FakeAgentRuntime(FakeAgentRuntime.javaCommand(FakeProviderTestMain.class.getName()));
+        lifecycle = new TaskLifecycle(
+                workdirs,
+                List.of(fake),
+                store,
+                new InMemoryResultSpool(),
+                leases,
+                new SequentialIds(),
+                new ManualTimers(clock),
+                clock,
+                runners,
+                new TaskLifecycle.Settings(AgentLimits.defaults(), Duration.ofSeconds(10), "test"));
+        submit = new SubmitAgentTaskService(lifecycle);
+    }
+
+    @AfterEach
+    void stop() {
+        lifecycle.shutdown();
+        runners.shutdownNow();
+    }
+
+    private TaskId submit(String prompt) {
+        return submit.submit(new SubmitAgentTaskCommand(
+                        "fake",
+                        "docs",
+                        prompt,
+                        "",
+                        "workspace-write",
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty()))
+                .task()
+                .id();
+    }
+
+    private Task await(TaskId id, Predicate<Task> condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            Task t = store.find(id).orElseThrow();
+            if (condition.test(t)) {
+                return t;
+            }
+            LockSupport.parkNanos(5_000_000);
+        }
+        return fail("not reached; task is " + store.find(id).orElseThrow().status());
+    }
+
+    private void drained(TaskId id) throws InterruptedException {
+        assertTrue(lifecycle.awaitDrained(id, Duration.ofSeconds(30)));
+    }
+
+    @Test
+    void echo_turn_runs_in_a_child_and_clears_its_guard() throws Exception {
+        TaskId id = submit("hello");
+        Task done = await(id, Task::isTerminal);
+        assertEquals(TaskStatus.SUCCEEDED, done.status());
+        assertEquals("echo: hello", done.result().orElseThrow().finalResponse());
+        assertTrue(done.nativeIds().sessionId().isPresent());
+        drained(id);
+        assertEquals(Optional.empty(), leases.readGuard(1));
+        assertFalse(leases.isHeld(1));
+        List<String> types =
+                store.events(id, 0, 100).stream().map(e -> e.eventType()).toList();
+        assertTrue(types.containsAll(List.of("task.started", "turn.started", "agent.message", "task.completed")));
+    }
+
+    @Test
+    void approval_and_question_round_trip_through_the_child() throws Exception {
+        RespondAgentApprovalService approvals = new RespondAgentApprovalService(lifecycle);
+        TaskId a = submit("approval:make test");
+        Task waiting = await(a, t -> t.status() == TaskStatus.WAITING_FOR_APPROVAL);
+        RecoveryGuard guard = leases.readGuard(1).orElseThrow();
+        assertTrue(guard.provider().isPresent(), "the guard records the child pid and start time");
+        approvals.respond(
+                a,
+                waiting.pendingRequestId().orElseThrow(),
+                new ApprovalResolution(ApprovalDecision.APPROVE_ONCE, Optional.empty()));
+        assertEquals(
+                "approval make test: approve_once",
+                await(a, Task::isTerminal).result().orElseThrow().finalResponse());
+        drained(a);
+
+        AnswerAgentQuestionService answers = new AnswerAgentQuestionService(lifecycle);
+        TaskId q = submit("question:pick one");
+        Task asking = await(q, t -> t.status() == TaskStatus.WAITING_FOR_QUESTION);
+        answers.answer(
+                q,
+                asking.pendingRequestId().orElseThrow(),
+                List.of(new QuestionAnswer("q1", List.of("b"), Optional.of("because"))));
+        assertEquals(
+                "answered: b because",
+                await(q, Task::isTerminal).result().orElseThrow().finalResponse());
+    }
+
+    @Test
+    void steering_completes_a_steer_turn() throws Exception {
+        TaskId id = submit("steer:");
+        await(id, t -> t.status() == TaskStatus.RUNNING);
+        SendAgentMessageService messages = new SendAgentMessageService(lifecycle);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                messages.send(id, "use tabs");
+                break;
+            } catch (dev.serverfs.domain.error.ServerFsException e) {
+                // the child may not be started yet
+                assertEquals(ErrorCode.AGENT_TASK_NOT_ACTIVE, e.code());
+                assertTrue(System.nanoTime() < deadline);
+                LockSupport.parkNanos(10_000_000);
+            }
+        }
+        assertEquals(
+                "steered: use tabs",
+                await(id, Task::isTerminal).result().orElseThrow().finalResponse());
+    }
+
+    @Test
+    void cancelling_a_waiting_child_is_terminal_first_and_the_stop_is_proven() throws Exception {
+        TaskId id = submit("wait:");
+        await(
+                id,
+                t -> t.status() == TaskStatus.RUNNING
+                        && leases.readGuard(1).flatMap(RecoveryGuard::provider).isPresent());
+        long pid = leases.readGuard(1).orElseThrow().provider().orElseThrow().pid();
+        CancelAgentTaskUseCase.CancelOutcome outcome = new CancelAgentTaskService(lifecycle).cancel(id);
+        assertEquals(TaskStatus.CANCELLED, outcome.status());
+        drained(id);
+        assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "child stopped");
+        assertEquals(Optional.empty(), leases.readGuard(1), "the runtime saw its child exit: proof of stop");
+        assertFalse(leases.isHeld(1));
+    }
+}

@@ -1,0 +1,282 @@
+package dev.serverfs.adapters.fs;
+
+import static dev.serverfs.adapters.fs.linux.OpenFlags.AT_SYMLINK_NOFOLLOW;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.O_CLOEXEC;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.O_DIRECTORY;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.O_NOFOLLOW;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.O_NONBLOCK;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.O_PATH;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.O_RDONLY;
+
+import dev.serverfs.adapters.fs.linux.Errno;
+import dev.serverfs.adapters.fs.linux.ErrnoException;
+import dev.serverfs.adapters.fs.linux.OpenFlags;
+import dev.serverfs.adapters.fs.linux.Syscalls;
+import dev.serverfs.application.port.out.DirectoryEntry;
+import dev.serverfs.application.port.out.ReadableFile;
+import dev.serverfs.application.port.out.TextSearch;
+import dev.serverfs.application.port.out.TextSearchOutcome;
+import dev.serverfs.application.port.out.WalkVisitor;
+import dev.serverfs.application.port.out.WorkdirFileSystem;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.file.FileStat;
+import dev.serverfs.domain.file.FileType;
+import dev.serverfs.domain.workdir.Workdir;
+import dev.serverfs.domain.workdir.WorkdirPath;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+
+/**
+ * {@link WorkdirFileSystem} on Linux through FFM. One {@code O_PATH} descriptor per workdir root, opened on first
+ * use and held until {@link #close()}; everything else is opened beneath it (see {@link Confinement}).
+ * {@link Resolution#AUTO} uses {@code openat2} when the kernel allows it; the system property
+ * {@code serverfs.fs.resolution=walk} (or {@link Resolution#COMPONENT_WALK}) forces the fallback walk.
+ */
+public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, AutoCloseable {
+
+    /** How paths beneath a root are resolved. */
+    public enum Resolution {
+        /** {@code openat2} when available, else the component walk. */
+        AUTO,
+        /** Always the {@code openat(O_NOFOLLOW)} component walk. */
+        COMPONENT_WALK
+    }
+
+    /** Test seam: runs before the walk enters a child directory (to swap it for a symlink, say). */
+    interface WalkHook {
+        void beforeEnter(WorkdirPath directory);
+    }
+
+    private static final int FILE_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+    private static final int DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+    private final Confinement confinement;
+    private final Map<Path, Integer> roots = new ConcurrentHashMap<>();
+    private final NativeTextSearch search;
+    private final WalkHook hook;
+
+    public LinuxWorkdirFileSystem() {
+        this(Resolution.AUTO);
+    }
+
+    public LinuxWorkdirFileSystem(Resolution resolution) {
+        this(resolution, directory -> {});
+    }
+
+    LinuxWorkdirFileSystem(Resolution resolution, WalkHook hook) {
+        boolean forced =
+                resolution == Resolution.COMPONENT_WALK || "walk".equals(System.getProperty("serverfs.fs.resolution"));
+        this.confinement = new Confinement(!forced && Confinement.openat2Available());
+        this.hook = hook;
+        this.search = new NativeTextSearch(confinement);
+    }
+
+    /** Whether paths are resolved with {@code openat2} (false: the component walk). */
+    public boolean usesOpenat2() {
+        return confinement.usesOpenat2();
+    }
+
+    @Override
+    public FileStat stat(Workdir workdir, WorkdirPath path) {
+        String label = label(workdir, path);
+        int root = root(workdir, label);
+        if (path.isRoot()) {
+            return fstat(root, label);
+        }
+        int parent = confinement.openParent(root, path, label);
+        try {
+            return Syscalls.statx(parent, path.name(), AT_SYMLINK_NOFOLLOW);
+        } catch (ErrnoException e) {
+            throw FsFailures.fromErrno(e.errno(), label);
+        } finally {
+            Syscalls.close(parent);
+        }
+    }
+
+    @Override
+    public List<DirectoryEntry> listDirectory(Workdir workdir, WorkdirPath directory, Predicate<String> include) {
+        String label = label(workdir, directory);
+        int fd = confinement.open(root(workdir, label), directory, DIRECTORY_FLAGS, label);
+        try {
+            List<DirectoryEntry> out = new ArrayList<>();
+            for (Dirents.Dirent d : Dirents.read(fd)) {
+                if (!include.test(d.name())) {
+                    continue;
+                }
+                try {
+                    out.add(new DirectoryEntry(d.name(), Syscalls.statx(fd, d.name(), AT_SYMLINK_NOFOLLOW)));
+                } catch (ErrnoException e) {
+                    if (e.errno() != Errno.ENOENT) {
+                        throw FsFailures.fromErrno(e.errno(), label);
+                    }
+                    // Vanished between the scan and its lstat: skipped (reference §2.2).
+                }
+            }
+            return out;
+        } catch (ErrnoException e) {
+            throw FsFailures.fromErrno(e.errno(), label);
+        } finally {
+            Syscalls.close(fd);
+        }
+    }
+
+    @Override
+    public void walk(Workdir workdir, WorkdirPath root, WalkVisitor visitor) {
+        String label = label(workdir, root);
+        int fd = confinement.open(root(workdir, label), root, DIRECTORY_FLAGS, label);
+        try {
+            walkDirectory(fd, root, visitor, label);
+        } finally {
+            Syscalls.close(fd);
+        }
+    }
+
+    /** Returns false when the visitor stopped the walk. One descriptor per level: bounded by depth (v0.7.2). */
+    private boolean walkDirectory(int fd, WorkdirPath dir, WalkVisitor visitor, String label) {
+        List<Dirents.Dirent> entries;
+        try {
+            entries = Dirents.read(fd);
+        } catch (ErrnoException e) {
+            if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
+                throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label);
+            }
+            return true;
+        }
+        entries.sort(Dirents.BY_NAME);
+        for (Dirents.Dirent d : entries) {
+            WorkdirPath path = dir.child(d.name());
+            FileType type = typeOf(fd, d);
+            if (type == null) {
+                continue;
+            }
+            WalkVisitor.WalkDecision decision = visitor.visit(path, type);
+            switch (decision) {
+                case STOP -> {
+                    return false;
+                }
+                case SKIP -> {}
+                case CONTINUE -> {
+                    if (type == FileType.DIRECTORY && !enter(fd, path, visitor, label)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean enter(int parent, WorkdirPath path, WalkVisitor visitor, String label) {
+        hook.beforeEnter(path);
+        int child;
+        try {
+            // O_NOFOLLOW: a directory swapped for a symlink since the scan is refused, never followed.
+            child = Syscalls.openat(parent, path.name(), DIRECTORY_FLAGS, 0);
+        } catch (ErrnoException e) {
+            if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
+                throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label);
+            }
+            return true;
+        }
+        try {
+            return walkDirectory(child, path, visitor, label);
+        } finally {
+            Syscalls.close(child);
+        }
+    }
+
+    /** The entry's own type from {@code d_type}, or an {@code lstat} when the filesystem does not say; null if gone. */
+    static FileType typeOf(int dirFd, Dirents.Dirent d) {
+        return switch (d.type()) {
+            case OpenFlags.DT_REG -> FileType.FILE;
+            case OpenFlags.DT_DIR -> FileType.DIRECTORY;
+            case OpenFlags.DT_LNK -> FileType.SYMLINK;
+            case OpenFlags.DT_UNKNOWN -> {
+                try {
+                    yield Syscalls.statx(dirFd, d.name(), AT_SYMLINK_NOFOLLOW).type();
+                } catch (ErrnoException e) {
+                    yield null;
+                }
+            }
+            default -> FileType.OTHER;
+        };
+    }
+
+    @Override
+    public ReadableFile openRegularFile(Workdir workdir, WorkdirPath path) {
+        String label = label(workdir, path);
+        int root = root(workdir, label);
+        if (path.isRoot()) {
+            throw FsFailures.of(ErrorCode.NOT_A_FILE, label);
+        }
+        int fd = confinement.open(root, path, FILE_FLAGS, label);
+        try {
+            FileStat st = Syscalls.fstat(fd);
+            if (st.isDirectory()) {
+                throw FsFailures.of(ErrorCode.NOT_A_FILE, label);
+            }
+            if (!st.isRegularFile()) {
+                throw FsFailures.of(ErrorCode.UNSUPPORTED_FILE_TYPE, label);
+            }
+            return new NativeReadableFile(fd, label);
+        } catch (ErrnoException e) {
+            Syscalls.close(fd);
+            throw FsFailures.fromErrno(e.errno(), label);
+        } catch (RuntimeException e) {
+            Syscalls.close(fd);
+            throw e;
+        }
+    }
+
+    @Override
+    public TextSearchOutcome searchText(Workdir workdir, WorkdirPath root, TextSearch request) {
+        String label = label(workdir, root);
+        int rootFd = root(workdir, label);
+        int fd = confinement.open(rootFd, root, DIRECTORY_FLAGS, label);
+        try {
+            return search.search(rootFd, fd, root, request, label);
+        } finally {
+            Syscalls.close(fd);
+        }
+    }
+
+    /** Closes the held root descriptors. */
+    @Override
+    public void close() {
+        search.close();
+        roots.values().forEach(Syscalls::close);
+        roots.clear();
+    }
+
+    private int root(Workdir workdir, String label) {
+        Integer fd = roots.get(workdir.root());
+        if (fd != null) {
+            return fd;
+        }
+        synchronized (roots) {
+            return roots.computeIfAbsent(workdir.root(), path -> {
+                try {
+                    // The root itself is trusted configuration (reference §2.0): opened by name, symlinks allowed.
+                    return Syscalls.openat(OpenFlags.AT_FDCWD, path.toString(), O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+                } catch (ErrnoException e) {
+                    throw FsFailures.fromErrno(e.errno(), label);
+                }
+            });
+        }
+    }
+
+    private static FileStat fstat(int fd, String label) {
+        try {
+            return Syscalls.fstat(fd);
+        } catch (ErrnoException e) {
+            throw FsFailures.fromErrno(e.errno(), label);
+        }
+    }
+
+    private static String label(Workdir workdir, WorkdirPath path) {
+        return FsFailures.label(workdir.alias().value(), path.display());
+    }
+}

@@ -1,0 +1,56 @@
+package dev.serverfs.adapters.fs;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import dev.serverfs.adapters.fs.linux.ErrnoException;
+import dev.serverfs.adapters.fs.linux.Syscalls;
+import dev.serverfs.application.port.out.ReadableFile;
+import dev.serverfs.domain.file.FileStat;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/** A regular file open for reading; native staging buffer owned by a confined arena closed with the file. */
+final class NativeReadableFile implements ReadableFile {
+
+    private static final int STAGING = 64 * 1024;
+
+    private final int fd;
+    private final String label;
+    private final Arena arena = Arena.ofConfined();
+    private final MemorySegment staging = arena.allocate(STAGING);
+    private boolean closed;
+
+    NativeReadableFile(int fd, String label) {
+        this.fd = fd;
+        this.label = label;
+    }
+
+    @Override
+    public FileStat stat() {
+        try {
+            return Syscalls.fstat(fd);
+        } catch (ErrnoException e) {
+            throw FsFailures.fromErrno(e.errno(), label);
+        }
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) {
+        try {
+            int n = (int) Syscalls.read(fd, staging, Math.min(length, STAGING));
+            MemorySegment.copy(staging, JAVA_BYTE, 0, buffer, offset, n);
+            return n;
+        } catch (ErrnoException e) {
+            throw FsFailures.fromErrno(e.errno(), label);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            Syscalls.close(fd);
+            arena.close();
+        }
+    }
+}

@@ -1,0 +1,366 @@
+package dev.serverfs.adapters.fs;
+
+import static dev.serverfs.adapters.fs.linux.OpenFlags.AT_SYMLINK_NOFOLLOW;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.O_CLOEXEC;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.O_DIRECTORY;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.O_NOFOLLOW;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.O_NONBLOCK;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.O_RDONLY;
+
+import dev.serverfs.adapters.fs.linux.Errno;
+import dev.serverfs.adapters.fs.linux.ErrnoException;
+import dev.serverfs.adapters.fs.linux.Syscalls;
+import dev.serverfs.application.port.out.TextSearch;
+import dev.serverfs.application.port.out.TextSearchOutcome;
+import dev.serverfs.application.port.out.TextSearchOutcome.TextMatch;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.file.FileStat;
+import dev.serverfs.domain.file.FileType;
+import dev.serverfs.domain.workdir.PathPolicy;
+import dev.serverfs.domain.workdir.WorkdirPath;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Native {@code search_text} (CONTRACT §3.5): the file selection of {@code rg --hidden} with
+ * {@code --glob !.git --glob !.hg --glob !.svn --glob '!.serverfs-tmp-*'} (ignore files honoured, symlinks never
+ * followed, files over the size ceiling skipped), each path re-checked against the workdir's policy. One thread
+ * walks depth-first in code-point order and opens files; a pool of one thread per core scans them; results are
+ * merged in walk order, so the output is deterministic and the search stops after {@code stopAfter} valid
+ * matches. Open descriptors are bounded by depth plus the in-flight window.
+ */
+final class NativeTextSearch implements AutoCloseable {
+
+    private static final List<String> EXCLUDES = List.of("!.git", "!.hg", "!.svn", "!.serverfs-tmp-*");
+    private static final int IGNORE_FILE_CEILING = 1 << 20;
+
+    private final Confinement confinement;
+    private final ExecutorService pool;
+    private final int window;
+    private final ThreadLocal<FileScanner> scanners = ThreadLocal.withInitial(FileScanner::new);
+
+    NativeTextSearch(Confinement confinement) {
+        this.confinement = confinement;
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        AtomicInteger ids = new AtomicInteger();
+        this.pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "serverfs-search-" + ids.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.window = threads * 4 + 4;
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+
+    private record FileResult(WorkdirPath path, List<FileScanner.Hit> hits) {}
+
+    /** State of one search run. */
+    private final class Run {
+        final TextSearch request;
+        final PathPolicy policy;
+        final FileScanner.Query query;
+        final IgnoreFile overrides;
+        final boolean hasWhitelist;
+        final long deadline;
+        final AtomicBoolean stop = new AtomicBoolean();
+        final ArrayDeque<Future<FileResult>> inFlight = new ArrayDeque<>();
+        final List<TextMatch> matches = new ArrayList<>();
+        final WorkdirPath root;
+        volatile boolean timedOut;
+        boolean full;
+
+        Run(TextSearch request, WorkdirPath root) {
+            this.request = request;
+            this.root = root;
+            this.policy = request.policy();
+            this.query = new FileScanner.Query(request.query(), request.caseSensitive());
+            List<String> globs = new ArrayList<>();
+            request.glob().filter(g -> !g.isEmpty()).ifPresent(globs::add);
+            globs.addAll(EXCLUDES);
+            this.overrides = IgnoreFile.overrides(globs);
+            this.hasWhitelist = overrides.whitelistCount() > 0;
+            this.deadline = System.nanoTime() + request.timeout().toNanos();
+        }
+
+        boolean expired() {
+            if (System.nanoTime() - deadline >= 0) {
+                timedOut = true;
+                stop.set(true);
+            }
+            return stop.get();
+        }
+    }
+
+    TextSearchOutcome search(int rootFd, int searchFd, WorkdirPath root, TextSearch request, String label) {
+        Run run = new Run(request, root);
+        try {
+            IgnoreFrame frame = ancestors(rootFd, root, label);
+            frame = frameFor(searchFd, root, frame);
+            walk(run, searchFd, root, frame);
+            drain(run, false);
+        } finally {
+            run.stop.set(true);
+            drain(run, true);
+        }
+        if (run.timedOut) {
+            return new TextSearchOutcome.TimedOut();
+        }
+        return new TextSearchOutcome.Completed(run.matches, run.full);
+    }
+
+    /** Ignore files of the directories between the workdir root and the search root. */
+    private IgnoreFrame ancestors(int rootFd, WorkdirPath root, String label) {
+        IgnoreFrame frame = null;
+        for (int depth = 0; depth < root.parts().size(); depth++) {
+            WorkdirPath dir = new WorkdirPath(root.parts().subList(0, depth));
+            int fd = confinement.open(rootFd, dir, O_RDONLY | O_DIRECTORY, label);
+            try {
+                frame = frameFor(fd, dir, frame);
+            } finally {
+                Syscalls.close(fd);
+            }
+        }
+        return frame;
+    }
+
+    private static IgnoreFrame frameFor(int dirFd, WorkdirPath dir, IgnoreFrame parent) {
+        boolean hasGit = exists(dirFd, ".git");
+        IgnoreFile exclude = hasGit ? readIgnoreFile(dirFd, ".git/info/exclude") : null;
+        return new IgnoreFrame(
+                parent,
+                dir.parts(),
+                readIgnoreFile(dirFd, ".rgignore"),
+                readIgnoreFile(dirFd, ".ignore"),
+                readIgnoreFile(dirFd, ".gitignore"),
+                exclude,
+                hasGit);
+    }
+
+    private static boolean exists(int dirFd, String name) {
+        try {
+            Syscalls.statx(dirFd, name, AT_SYMLINK_NOFOLLOW);
+            return true;
+        } catch (ErrnoException e) {
+            return false;
+        }
+    }
+
+    /** Reads an ignore file without following symlinks in its path; absent or unreadable means none. */
+    private static IgnoreFile readIgnoreFile(int dirFd, String relative) {
+        int fd = -1;
+        int current = dirFd;
+        List<Integer> opened = new ArrayList<>();
+        try {
+            String[] parts = relative.split("/");
+            for (int i = 0; i < parts.length - 1; i++) {
+                current = Syscalls.openat(current, parts[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+                opened.add(current);
+            }
+            fd = Syscalls.openat(current, parts[parts.length - 1], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
+            FileStat st = Syscalls.fstat(fd);
+            if (!st.isRegularFile()) {
+                return null;
+            }
+            java.lang.foreign.MemorySegment buf =
+                    java.lang.foreign.Arena.ofAuto().allocate(64 * 1024);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            long n;
+            while ((n = Syscalls.read(fd, buf, buf.byteSize())) > 0 && out.size() < IGNORE_FILE_CEILING) {
+                out.write(buf.asSlice(0, n).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), 0, (int) n);
+            }
+            IgnoreFile parsed = IgnoreFile.parse(out.toString(StandardCharsets.UTF_8));
+            return parsed.isEmpty() ? null : parsed;
+        } catch (ErrnoException e) {
+            return null;
+        } finally {
+            if (fd >= 0) {
+                Syscalls.close(fd);
+            }
+            opened.forEach(Syscalls::close);
+        }
+    }
+
+    /** Depth-first walk; returns false when the search must end (limit, deadline). */
+    private boolean walk(Run run, int dirFd, WorkdirPath dir, IgnoreFrame frame) {
+        List<Dirents.Dirent> entries;
+        try {
+            entries = Dirents.read(dirFd);
+        } catch (ErrnoException e) {
+            if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
+                throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, FsFailures.label(run.policy.alias(), dir.display()));
+            }
+            return true;
+        }
+        entries.sort(Dirents.BY_NAME);
+        boolean anyGit = frame != null && frame.anyGit();
+        for (Dirents.Dirent d : entries) {
+            if (run.expired()) {
+                return false;
+            }
+            FileType type = LinuxWorkdirFileSystem.typeOf(dirFd, d);
+            if (type != FileType.FILE && type != FileType.DIRECTORY) {
+                continue;
+            }
+            boolean isDir = type == FileType.DIRECTORY;
+            WorkdirPath path = dir.child(d.name());
+            if (isDir ? !run.policy.mayContainVisible(d.name()) : !run.policy.pathVisible(path)) {
+                continue;
+            }
+            if (!selected(run, frame, path, isDir, anyGit)) {
+                continue;
+            }
+            if (isDir) {
+                if (!descend(run, dirFd, path, frame)) {
+                    return false;
+                }
+            } else if (!submit(run, dirFd, path)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** ripgrep's order: overrides decide first; otherwise the ignore files (hidden files are searched). */
+    private static boolean selected(Run run, IgnoreFrame frame, WorkdirPath path, boolean isDir, boolean anyGit) {
+        List<String> relativeToRoot =
+                path.parts().subList(run.root.parts().size(), path.parts().size());
+        IgnoreFile.Verdict override = run.overrides.match(String.join("/", relativeToRoot), isDir);
+        if (override == IgnoreFile.Verdict.WHITELIST) {
+            return true;
+        }
+        if (override == IgnoreFile.Verdict.IGNORE) {
+            return false;
+        }
+        if (run.hasWhitelist && !isDir) {
+            return false;
+        }
+        return frame == null || !frame.ignored(path.parts(), isDir, anyGit);
+    }
+
+    private boolean descend(Run run, int parentFd, WorkdirPath path, IgnoreFrame frame) {
+        int child;
+        try {
+            child = Syscalls.openat(parentFd, path.name(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+        } catch (ErrnoException e) {
+            if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
+                throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, FsFailures.label(run.policy.alias(), path.display()));
+            }
+            return true;
+        }
+        try {
+            return walk(run, child, path, frameFor(child, path, frame));
+        } finally {
+            Syscalls.close(child);
+        }
+    }
+
+    private boolean submit(Run run, int dirFd, WorkdirPath path) {
+        int fd;
+        try {
+            fd = Syscalls.openat(dirFd, path.name(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
+        } catch (ErrnoException e) {
+            if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
+                throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, FsFailures.label(run.policy.alias(), path.display()));
+            }
+            return true;
+        }
+        try {
+            FileStat st = Syscalls.fstat(fd);
+            if (!st.isRegularFile() || st.size() > run.request.maxFileBytes()) {
+                Syscalls.close(fd);
+                return true;
+            }
+        } catch (ErrnoException e) {
+            Syscalls.close(fd);
+            return true;
+        }
+        int cap = run.request.stopAfter();
+        run.inFlight.add(pool.submit(() -> {
+            try {
+                if (run.stop.get()) {
+                    return new FileResult(path, List.of());
+                }
+                return new FileResult(path, scanners.get().scan(fd, run.query, cap, run::expired));
+            } finally {
+                Syscalls.close(fd);
+            }
+        }));
+        while (run.inFlight.size() >= window) {
+            if (!mergeHead(run)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Waits for the oldest in-flight file and merges it; false when the search must end. */
+    private boolean mergeHead(Run run) {
+        Future<FileResult> head = run.inFlight.peekFirst();
+        FileResult result;
+        try {
+            long remaining = run.deadline - System.nanoTime();
+            result = head.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            run.timedOut = true;
+            run.stop.set(true);
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            run.stop.set(true);
+            throw new IllegalStateException("search interrupted", e);
+        } catch (ExecutionException e) {
+            run.inFlight.pollFirst();
+            // An unreadable file is skipped, as ripgrep does with --no-messages.
+            return true;
+        }
+        run.inFlight.pollFirst();
+        if (run.timedOut) {
+            return false;
+        }
+        for (FileScanner.Hit hit : result.hits()) {
+            run.matches.add(new TextMatch(result.path(), hit.line(), hit.text()));
+            if (run.matches.size() >= run.request.stopAfter()) {
+                run.full = true;
+                run.stop.set(true);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Merges (or, after a stop, just awaits) everything still in flight, so no descriptor outlives the call. */
+    private void drain(Run run, boolean discard) {
+        while (!run.inFlight.isEmpty()) {
+            if (!discard && !run.stop.get()) {
+                if (!mergeHead(run)) {
+                    continue;
+                }
+            } else {
+                Future<FileResult> f = run.inFlight.pollFirst();
+                try {
+                    f.get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (ExecutionException e) {
+                    // already stopping
+                }
+            }
+        }
+    }
+}

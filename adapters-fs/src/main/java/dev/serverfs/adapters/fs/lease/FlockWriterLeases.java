@@ -1,0 +1,341 @@
+package dev.serverfs.adapters.fs.lease;
+
+import dev.serverfs.application.port.out.WriterLeases;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.ProviderProcess;
+import dev.serverfs.domain.task.ProviderState;
+import dev.serverfs.domain.task.RecoveryGuard;
+import dev.serverfs.domain.task.TaskId;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@link WriterLeases} on a lock directory shared with other processes and containers (reference §2.8, §6):
+ * {@code flock(LOCK_EX|LOCK_NB)} through FFM (not {@code FileChannel.lock}, which is {@code fcntl}) on {@code
+ * <lock_dir>/NN.lock}, opened {@code O_RDWR|O_NOFOLLOW|O_CLOEXEC} for tasks and {@code O_RDONLY} for MCP mutations;
+ * recovery guards {@code <lock_dir>/active/NN} written to a temp file, fsynced and published create-only.
+ */
+public final class FlockWriterLeases implements WriterLeases {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Path lockDir;
+    private final Path activeDir;
+
+    public FlockWriterLeases(Path lockDir) {
+        this.lockDir = Objects.requireNonNull(lockDir, "lockDir");
+        this.activeDir = lockDir.resolve("active");
+    }
+
+    /**
+     * Prepares the lock directory as the lease owner (the Bridge, or {@code serve} in embedded mode) does before
+     * serving: the directory (0700 when created), {@code 01.lock}..{@code 16.lock} (0600) and {@code active/}.
+     * Existing entries are kept; a non-regular lock file stays and is refused at acquisition.
+     */
+    public void prepare() {
+        try {
+            createDirectory(lockDir);
+            createDirectory(activeDir);
+            for (int slot = 1; slot <= 16; slot++) {
+                Path lock = lockDir.resolve(slotName(slot) + ".lock");
+                if (!Files.exists(lock, LinkOption.NOFOLLOW_LINKS)) {
+                    try {
+                        Files.createFile(
+                                lock,
+                                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                    } catch (FileAlreadyExistsException raced) {
+                        // another process prepared it first
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new ServerFsException(ErrorCode.LOCK_PATH_UNSAFE, "the lock directory cannot be prepared");
+        }
+    }
+
+    private static void createDirectory(Path dir) throws IOException {
+        if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+
+    @Override
+    public WriterLease acquire(int slot) {
+        checkSlot(slot);
+        int flags = LeaseNative.O_RDWR | LeaseNative.O_NOFOLLOW | LeaseNative.O_CLOEXEC | LeaseNative.O_NONBLOCK;
+        LeaseNative.Result open = LeaseNative.open(lockPath(slot).toString(), flags);
+        if (open.failed()) {
+            throw new ServerFsException(
+                    ErrorCode.LOCK_PATH_UNSAFE, "lock file for slot " + slotName(slot) + " is unsafe");
+        }
+        int fd = open.value();
+        if (!LeaseNative.isRegular(fd)) {
+            LeaseNative.close(fd);
+            throw new ServerFsException(
+                    ErrorCode.LOCK_PATH_UNSAFE, "lock file for slot " + slotName(slot) + " is unsafe");
+        }
+        lockOrThrow(fd, slot, ErrorCode.LOCK_PATH_UNSAFE);
+        return new FlockLease(slot, fd);
+    }
+
+    @Override
+    public WriterLease acquireForMutation(int slot) {
+        checkSlot(slot);
+        int flags = LeaseNative.O_RDONLY | LeaseNative.O_NOFOLLOW | LeaseNative.O_CLOEXEC | LeaseNative.O_NONBLOCK;
+        LeaseNative.Result open = LeaseNative.open(lockPath(slot).toString(), flags);
+        if (open.failed()) {
+            throw unavailable(slot);
+        }
+        int fd = open.value();
+        if (!LeaseNative.isRegular(fd)) {
+            LeaseNative.close(fd);
+            throw unavailable(slot);
+        }
+        lockOrThrow(fd, slot, ErrorCode.AGENT_LOCK_UNAVAILABLE);
+        FlockLease lease = new FlockLease(slot, fd);
+        try {
+            BasicFileAttributes guard =
+                    Files.readAttributes(guardPath(slot), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            lease.close();
+            if (guard.isRegularFile()) {
+                throw new ServerFsException(
+                        ErrorCode.WORKDIR_RECOVERY_REQUIRED, "workdir slot " + slotName(slot) + " needs recovery");
+            }
+            throw unavailable(slot);
+        } catch (NoSuchFileException e) {
+            return lease;
+        } catch (IOException e) {
+            lease.close();
+            throw unavailable(slot);
+        }
+    }
+
+    private static void lockOrThrow(int fd, int slot, ErrorCode otherFailure) {
+        LeaseNative.Result locked = LeaseNative.flock(fd, LeaseNative.LOCK_EX | LeaseNative.LOCK_NB);
+        if (locked.failed()) {
+            LeaseNative.close(fd);
+            if (locked.errno() == LeaseNative.EWOULDBLOCK) {
+                throw new ServerFsException(ErrorCode.WORKDIR_BUSY, "workdir slot " + slotName(slot) + " is busy");
+            }
+            throw new ServerFsException(otherFailure, "lock for slot " + slotName(slot) + " is unavailable");
+        }
+    }
+
+    @Override
+    public Optional<RecoveryGuard> readGuard(int slot) {
+        checkSlot(slot);
+        Path guard = guardPath(slot);
+        try {
+            BasicFileAttributes attrs =
+                    Files.readAttributes(guard, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!attrs.isRegularFile() || attrs.size() > 65_536) {
+                throw GuardJson.invalid();
+            }
+            try (FileChannel ch = FileChannel.open(guard, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+                ByteBuffer buf = ByteBuffer.allocate((int) attrs.size() + 1);
+                while (ch.read(buf) > 0 && buf.hasRemaining()) {
+                    // read to the end
+                }
+                buf.flip();
+                return Optional.of(
+                        GuardJson.parse(StandardCharsets.UTF_8.decode(buf).toString(), slot));
+            }
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw GuardJson.invalid();
+        }
+    }
+
+    @Override
+    public ProviderState providerState(ProviderProcess process) {
+        try {
+            return ProcStat.classify(
+                    Optional.of(Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"))),
+                    process.startTime());
+        } catch (NoSuchFileException e) {
+            return ProcStat.classify(Optional.empty(), process.startTime());
+        } catch (IOException | RuntimeException e) {
+            return ProviderState.UNKNOWN;
+        }
+    }
+
+    /** Field 22 of {@code /proc/<pid>/stat} for a process this JVM just started (to record in the guard). */
+    public static Optional<ProviderProcess> describe(long pid) {
+        try {
+            return ProcStat.startTime(Files.readString(Path.of("/proc", Long.toString(pid), "stat")))
+                    .map(start -> new ProviderProcess(pid, start));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Path lockPath(int slot) {
+        return lockDir.resolve(slotName(slot) + ".lock");
+    }
+
+    private Path guardPath(int slot) {
+        return activeDir.resolve(slotName(slot));
+    }
+
+    private static String slotName(int slot) {
+        return String.format("%02d", slot);
+    }
+
+    private static void checkSlot(int slot) {
+        if (slot < 1 || slot > 16) {
+            throw new ServerFsException(ErrorCode.INVALID_WORKDIR_SLOT, "workdir slot must be 1..16");
+        }
+    }
+
+    private static ServerFsException unavailable(int slot) {
+        return new ServerFsException(
+                ErrorCode.AGENT_LOCK_UNAVAILABLE, "shared Agent lease for slot " + slotName(slot) + " is unavailable");
+    }
+
+    /** A held {@code flock}; guard changes are only allowed while it is held. */
+    private final class FlockLease implements WriterLease {
+        private final int slot;
+        private int fd;
+
+        FlockLease(int slot, int fd) {
+            this.slot = slot;
+            this.fd = fd;
+        }
+
+        @Override
+        public int slot() {
+            return slot;
+        }
+
+        @Override
+        public synchronized void publishGuard(RecoveryGuard guard) {
+            requireHeld(guard);
+            Path temp = writeTemp(guard);
+            try {
+                // link(2) never replaces an existing name: create-only publication.
+                Files.createLink(guardPath(slot), temp);
+                fsyncDirectory();
+            } catch (FileAlreadyExistsException e) {
+                throw new ServerFsException(
+                        ErrorCode.WORKDIR_RECOVERY_REQUIRED, "workdir slot " + slotName(slot) + " needs recovery");
+            } catch (IOException e) {
+                throw new ServerFsException(ErrorCode.LOCK_PATH_UNSAFE, "the recovery guard cannot be published");
+            } finally {
+                deleteQuietly(temp);
+            }
+        }
+
+        @Override
+        public synchronized void replaceGuard(RecoveryGuard guard) {
+            requireHeld(guard);
+            RecoveryGuard current = readGuard(slot).orElseThrow(GuardJson::invalid);
+            if (!current.taskId().equals(guard.taskId())) {
+                throw GuardJson.invalid();
+            }
+            Path temp = writeTemp(guard);
+            try {
+                Files.move(temp, guardPath(slot), StandardCopyOption.ATOMIC_MOVE);
+                fsyncDirectory();
+            } catch (IOException e) {
+                deleteQuietly(temp);
+                throw new ServerFsException(ErrorCode.LOCK_PATH_UNSAFE, "the recovery guard cannot be updated");
+            }
+        }
+
+        @Override
+        public synchronized boolean removeGuard(TaskId taskId) {
+            requireOpen();
+            Optional<RecoveryGuard> current = readGuard(slot);
+            if (current.isEmpty() || !current.get().taskId().equals(taskId)) {
+                return false;
+            }
+            try {
+                Files.delete(guardPath(slot));
+                fsyncDirectory();
+                return true;
+            } catch (NoSuchFileException e) {
+                return false;
+            } catch (IOException e) {
+                throw new ServerFsException(ErrorCode.LOCK_PATH_UNSAFE, "the recovery guard cannot be removed");
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            if (fd >= 0) {
+                LeaseNative.flock(fd, LeaseNative.LOCK_UN);
+                LeaseNative.close(fd);
+                fd = -1;
+            }
+        }
+
+        private void requireHeld(RecoveryGuard guard) {
+            requireOpen();
+            if (guard.slot() != slot) {
+                throw new IllegalArgumentException("guard for another slot");
+            }
+        }
+
+        private void requireOpen() {
+            if (fd < 0) {
+                throw new IllegalStateException("lease released");
+            }
+        }
+
+        private Path writeTemp(RecoveryGuard guard) {
+            byte[] bytes = GuardJson.write(guard).getBytes(StandardCharsets.UTF_8);
+            byte[] random = new byte[8];
+            RANDOM.nextBytes(random);
+            Path temp = activeDir.resolve(
+                    "." + slotName(slot) + "." + HexFormat.of().formatHex(random) + ".tmp");
+            try (FileChannel ch = FileChannel.open(
+                    temp,
+                    Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+                ByteBuffer buf = ByteBuffer.wrap(bytes);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+                return temp;
+            } catch (IOException e) {
+                deleteQuietly(temp);
+                throw new ServerFsException(ErrorCode.LOCK_PATH_UNSAFE, "the recovery guard cannot be written");
+            }
+        }
+
+        private void fsyncDirectory() {
+            try (FileChannel dir = FileChannel.open(activeDir, StandardOpenOption.READ)) {
+                dir.force(true);
+            } catch (IOException e) {
+                // the rename itself succeeded; a failed directory fsync only weakens crash durability
+            }
+        }
+
+        private void deleteQuietly(Path path) {
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException e) {
+                // a leftover temp file is harmless: it never matches a guard name
+            }
+        }
+    }
+}

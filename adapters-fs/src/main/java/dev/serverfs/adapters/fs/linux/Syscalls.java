@@ -1,0 +1,212 @@
+package dev.serverfs.adapters.fs.linux;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import dev.serverfs.domain.file.FileStat;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The system calls adapters-fs uses, each a thin typed wrapper that retries {@code EINTR} and reports failure
+ * as {@link ErrnoException}. Per-thread scratch memory (call state, path buffer, {@code struct statx},
+ * {@code struct open_how}) keeps a call allocation-free. Paths are passed as UTF-8; they never contain NUL
+ * because the domain rejects it.
+ */
+public final class Syscalls {
+
+    private static final int PATH_CAPACITY = 4096;
+    private static final int STATX_SIZE = 256;
+    private static final int STATX_BASIC_STATS = 0x7ff;
+
+    private static final MethodHandle OPENAT =
+            Libc.function("openat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    private static final MethodHandle SYSCALL4 = Libc.function(
+            "syscall",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG),
+            Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle STATX =
+            Libc.function("statx", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle GETDENTS64 =
+            Libc.function("getdents64", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle READ =
+            Libc.function("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle CLOSE = Libc.function("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /** Per-thread native scratch memory, freed by the GC with its thread. */
+    private static final class Scratch {
+        final Arena arena = Arena.ofAuto();
+        final MemorySegment callState = Libc.newCallState(arena);
+        final MemorySegment path = arena.allocate(PATH_CAPACITY);
+        final MemorySegment statx = arena.allocate(STATX_SIZE, 8);
+        final MemorySegment openHow = arena.allocate(24, 8);
+
+        MemorySegment path(String text) throws ErrnoException {
+            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            if (bytes.length >= PATH_CAPACITY) {
+                throw new ErrnoException("path", Errno.ENAMETOOLONG);
+            }
+            MemorySegment.copy(bytes, 0, path, JAVA_BYTE, 0, bytes.length);
+            path.set(JAVA_BYTE, bytes.length, (byte) 0);
+            return path;
+        }
+    }
+
+    private Syscalls() {}
+
+    /** {@code openat(2)}. */
+    public static int openat(int dirfd, String path, int flags, int mode) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        MemorySegment p = s.path(path);
+        while (true) {
+            int fd;
+            try {
+                fd = (int) OPENAT.invokeExact(s.callState, dirfd, p, flags, mode);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+            if (fd >= 0) {
+                return fd;
+            }
+            int errno = Libc.errno(s.callState);
+            if (errno != Errno.EINTR) {
+                throw new ErrnoException("openat", errno);
+            }
+        }
+    }
+
+    /** {@code openat2(2)} through {@code syscall(2)}: {@code struct open_how {flags, mode, resolve}}. */
+    public static int openat2(int dirfd, String path, long flags, long mode, long resolve) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        MemorySegment p = s.path(path);
+        s.openHow.set(JAVA_LONG, 0, flags);
+        s.openHow.set(JAVA_LONG, 8, mode);
+        s.openHow.set(JAVA_LONG, 16, resolve);
+        while (true) {
+            long fd;
+            try {
+                fd = (long) SYSCALL4.invokeExact(s.callState, OpenFlags.SYS_OPENAT2, (long) dirfd, p, s.openHow, 24L);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+            if (fd >= 0) {
+                return (int) fd;
+            }
+            int errno = Libc.errno(s.callState);
+            if (errno != Errno.EINTR && errno != Errno.EAGAIN) {
+                // EAGAIN only with RESOLVE_CACHED (unused) or a racing rename: retrying is what the man page advises.
+                throw new ErrnoException("openat2", errno);
+            }
+        }
+    }
+
+    /** {@code statx(2)} with the basic stats; {@code flags} e.g. {@code AT_SYMLINK_NOFOLLOW}, {@code AT_EMPTY_PATH}. */
+    public static FileStat statx(int dirfd, String path, int flags) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        MemorySegment p = s.path(path);
+        int rc;
+        try {
+            rc = (int) STATX.invokeExact(s.callState, dirfd, p, flags, STATX_BASIC_STATS, s.statx);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (rc != 0) {
+            throw new ErrnoException("statx", Libc.errno(s.callState));
+        }
+        return toFileStat(s.statx);
+    }
+
+    /** {@code fstat} of an open descriptor (any type, {@code O_PATH} included), never following a symlink. */
+    public static FileStat fstat(int fd) throws ErrnoException {
+        return statx(fd, "", OpenFlags.AT_EMPTY_PATH | OpenFlags.AT_SYMLINK_NOFOLLOW);
+    }
+
+    /** {@code getdents64(2)}: fills {@code buffer} with {@code struct linux_dirent64} records; 0 at the end. */
+    public static int getdents64(int fd, MemorySegment buffer) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        while (true) {
+            long n;
+            try {
+                n = (long) GETDENTS64.invokeExact(s.callState, fd, buffer, buffer.byteSize());
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+            if (n >= 0) {
+                return (int) n;
+            }
+            int errno = Libc.errno(s.callState);
+            if (errno != Errno.EINTR) {
+                throw new ErrnoException("getdents64", errno);
+            }
+        }
+    }
+
+    /** {@code read(2)} into native memory; 0 at end of file. */
+    public static long read(int fd, MemorySegment buffer, long count) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        while (true) {
+            long n;
+            try {
+                n = (long) READ.invokeExact(s.callState, fd, buffer, Math.min(count, buffer.byteSize()));
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+            if (n >= 0) {
+                return n;
+            }
+            int errno = Libc.errno(s.callState);
+            if (errno != Errno.EINTR) {
+                throw new ErrnoException("read", errno);
+            }
+        }
+    }
+
+    /** {@code close(2)}; errors are ignored (Linux frees the descriptor even on EINTR). */
+    public static void close(int fd) {
+        Scratch s = SCRATCH.get();
+        try {
+            int ignored = (int) CLOSE.invokeExact(s.callState, fd);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Decodes a {@code struct statx} (fixed layout on every architecture). */
+    static FileStat toFileStat(MemorySegment b) {
+        long nlink = Integer.toUnsignedLong(b.get(JAVA_INT, 16));
+        int uid = b.get(JAVA_INT, 20);
+        int gid = b.get(JAVA_INT, 24);
+        int mode = Short.toUnsignedInt(b.get(JAVA_SHORT, 28));
+        long ino = b.get(JAVA_LONG, 32);
+        long size = b.get(JAVA_LONG, 40);
+        long ctime = b.get(JAVA_LONG, 96) * 1_000_000_000L + Integer.toUnsignedLong(b.get(JAVA_INT, 104));
+        long mtime = b.get(JAVA_LONG, 112) * 1_000_000_000L + Integer.toUnsignedLong(b.get(JAVA_INT, 120));
+        long major = Integer.toUnsignedLong(b.get(JAVA_INT, 136));
+        long minor = Integer.toUnsignedLong(b.get(JAVA_INT, 140));
+        // glibc's makedev(), so the revision tuple equals the reference's os.stat().st_dev.
+        long dev = ((major & 0xfffff000L) << 32)
+                | ((major & 0xfffL) << 8)
+                | ((minor & 0xffffff00L) << 12)
+                | (minor & 0xffL);
+        return new FileStat(dev, ino, mode, uid, gid, size, mtime, ctime, nlink);
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException("native call failed", t);
+    }
+}

@@ -1,0 +1,298 @@
+package dev.serverfs.adapters.fs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.serverfs.application.port.in.SearchTextUseCase.Match;
+import dev.serverfs.application.port.in.SearchTextUseCase.SearchTextQuery;
+import dev.serverfs.application.port.in.SearchTextUseCase.TextMatches;
+import dev.serverfs.application.service.SearchTextService;
+import dev.serverfs.domain.workdir.Access;
+import dev.serverfs.domain.workdir.AgentMode;
+import dev.serverfs.domain.workdir.ServerLimits;
+import dev.serverfs.domain.workdir.Workdir;
+import dev.serverfs.domain.workdir.WorkdirAlias;
+import dev.serverfs.domain.workdir.WorkdirPolicy;
+import dev.serverfs.domain.workdir.Workdirs;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code search_text} against the real ripgrep, invoked with the reference's argv (contract reference §2.4), on
+ * a generated tree with {@code .gitignore}/{@code .ignore}/{@code .rgignore} files inside and outside a git
+ * repository, binary files (NUL early and after the first 64 KiB buffer), hidden entries, symlinks, CRLF, BOM and
+ * invalid UTF-8 lines, files over the size ceiling. The sets of (path, line, text) must be equal. CI installs
+ * ripgrep; a missing {@code rg} fails with an explicit message.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RipgrepParityIT {
+
+    private static final long MAX_FILE_BYTES = 4000;
+
+    @TempDir
+    static Path base;
+
+    Path root;
+    Path home;
+    LinuxWorkdirFileSystem fs;
+    SearchTextService search;
+
+    @BeforeAll
+    void generate() throws IOException {
+        root = Files.createDirectory(base.resolve("wd"));
+        home = Files.createDirectory(base.resolve("home"));
+        Random random = new Random(20260529L);
+        // Outside any repository: .gitignore is NOT honoured, .ignore and .rgignore are.
+        write("plain/.gitignore", "*.txt\n");
+        write("plain/.ignore", "ignored-by-dot-ignore/\n*.log\n");
+        write("plain/.rgignore", "!keep.log\n");
+        // A repository with nested rules, negation, anchoring and double stars.
+        Files.createDirectories(root.resolve("repo/.git/info"));
+        write("repo/.git/info/exclude", "excluded-by-info.md\n");
+        write("repo/.git/HEAD", "needle in git metadata\n");
+        write("repo/.gitignore", "build/\n*.tmp\n!important.tmp\n/rooted.txt\n**/gen/**\ndocs/*.md\n");
+        write("repo/sub/.gitignore", "!*.tmp\nlocal-only.txt\n");
+        write("repo/sub/.ignore", "from-ignore.txt\n");
+        write("repo/.hg/store", "needle in hg\n");
+        write("repo/.serverfs-tmp-1/x", "needle in temp\n");
+        String[] dirs = {
+            "plain",
+            "plain/ignored-by-dot-ignore",
+            "repo",
+            "repo/build",
+            "repo/sub",
+            "repo/sub/deeper",
+            "repo/src/gen/x",
+            "repo/docs",
+            "repo/docs/api",
+            ".hidden",
+            "repo/.config",
+            "misc",
+            "misc/ünï"
+        };
+        String[] names = {
+            "a.txt",
+            "b.md",
+            "c.log",
+            "keep.log",
+            "d.tmp",
+            "important.tmp",
+            "rooted.txt",
+            "local-only.txt",
+            "from-ignore.txt",
+            "excluded-by-info.md",
+            ".dotfile",
+            "Main.java",
+            "ütf.txt"
+        };
+        for (String dir : dirs) {
+            for (String name : names) {
+                if (random.nextInt(3) == 0) {
+                    continue;
+                }
+                write(dir + "/" + name, text(random));
+            }
+        }
+        // Binary: NUL in the first buffer (nothing reported) and after 64 KiB (earlier buffers reported).
+        writeBytes("misc/early.bin", concat("needle first\n".getBytes(StandardCharsets.UTF_8), new byte[] {0, 1, 2}));
+        StringBuilder late = new StringBuilder("needle at the top\n");
+        while (late.length() < 70_000) {
+            late.append("filler line without the word\n");
+        }
+        late.append("needle just before the nul\n");
+        writeBytes(
+                "misc/late.bin",
+                concat(
+                        late.toString().getBytes(StandardCharsets.UTF_8),
+                        new byte[] {0},
+                        "needle after\n".getBytes(StandardCharsets.UTF_8)));
+        writeBytes(
+                "misc/bom.txt",
+                concat(
+                        new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
+                        "needle bom\n".getBytes(StandardCharsets.UTF_8)));
+        writeBytes(
+                "misc/invalid.txt",
+                concat(
+                        "needle \u00e9 ok\n".getBytes(StandardCharsets.UTF_8),
+                        new byte[] {'n', 'e', 'e', 'd', 'l', 'e', ' ', (byte) 0xFF, '\n'},
+                        "NEEDLE upper\n".getBytes(StandardCharsets.UTF_8)));
+        write("misc/crlf.txt", "needle crlf\r\nsecond needle\r\n");
+        write("misc/huge.txt", "needle in a file over the ceiling\n" + "x".repeat((int) MAX_FILE_BYTES));
+        write("misc/notrail.txt", "no newline needle");
+        write("misc/Kelvin.txt", "\u212Aelvin sign\nkelvin lower\n");
+        Files.createSymbolicLink(root.resolve("misc/link.txt"), root.resolve("misc/crlf.txt"));
+        Files.createSymbolicLink(root.resolve("misc/linkdir"), root.resolve("repo"));
+        fs = new LinuxWorkdirFileSystem();
+        WorkdirPolicy policy = new WorkdirPolicy(
+                true, true, List.of(), 524288, 500, 1 << 20, false, 8 << 20, AgentMode.DISABLED, new TreeSet<>());
+        Workdirs workdirs = new Workdirs(
+                List.of(new Workdir(1, new WorkdirAlias("wd"), Optional.empty(), Access.READ_ONLY, policy, root)));
+        ServerLimits limits =
+                new ServerLimits(100, 500, 100_000, 100_000, 200_000, Duration.ofSeconds(60), MAX_FILE_BYTES, 50);
+        search = new SearchTextService(workdirs, limits, fs);
+    }
+
+    @AfterAll
+    void close() {
+        fs.close();
+    }
+
+    private static String text(Random random) {
+        String[] words = {"needle", "Needle", "NEEDLE", "hay", "stack", "kneedle", "需要", "nee dle", "x"};
+        StringBuilder out = new StringBuilder();
+        int lines = 1 + random.nextInt(12);
+        for (int i = 0; i < lines; i++) {
+            int n = random.nextInt(5);
+            for (int w = 0; w < n; w++) {
+                out.append(words[random.nextInt(words.length)]).append(' ');
+            }
+            out.append(random.nextInt(5) == 0 ? "\r\n" : "\n");
+        }
+        return out.toString();
+    }
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                Arguments.of("needle", "", null, true),
+                Arguments.of("needle", "", null, false),
+                Arguments.of("needle", "", "*.txt", true),
+                Arguments.of("needle", "", "*.tmp", true),
+                Arguments.of("needle", "repo/sub", null, true),
+                Arguments.of("needle", "repo", "!*.md", true),
+                Arguments.of("kelvin", "misc", null, false),
+                Arguments.of("需要", "", null, true),
+                Arguments.of("", "plain", null, true));
+    }
+
+    @ParameterizedTest(name = "{0} in ''{1}'' glob={2} caseSensitive={3}")
+    @MethodSource("cases")
+    void matches_the_same_lines_as_ripgrep(String query, String path, String glob, boolean caseSensitive)
+            throws Exception {
+        TextMatches ours = search.searchText(new SearchTextQuery("wd", query, path, glob, caseSensitive, 100_000));
+        List<String> mine = new ArrayList<>();
+        for (Match m : ours.matches()) {
+            mine.add(m.path() + ":" + m.line() + ":" + m.text());
+        }
+        List<String> theirs = ripgrep(query, path, glob, caseSensitive);
+        assertTrue(theirs.size() > 0 || query.equals("kelvin"), "ripgrep found nothing: the fixture is broken");
+        assertEquals(new TreeSet<>(theirs), new TreeSet<>(mine));
+        assertEquals(theirs.size(), mine.size(), "duplicates differ");
+    }
+
+    private List<String> ripgrep(String query, String path, String glob, boolean caseSensitive) throws Exception {
+        List<String> argv = new ArrayList<>(List.of(
+                "rg",
+                "--fixed-strings",
+                "--json",
+                "--no-messages",
+                "--hidden",
+                "--max-filesize",
+                Long.toString(MAX_FILE_BYTES)));
+        if (!caseSensitive) {
+            argv.add("--ignore-case");
+        }
+        if (glob != null) {
+            argv.add("--glob");
+            argv.add(glob);
+        }
+        argv.addAll(List.of(
+                "--glob",
+                "!.git",
+                "--glob",
+                "!.hg",
+                "--glob",
+                "!.svn",
+                "--glob",
+                "!.serverfs-tmp-*",
+                "--",
+                query,
+                "."));
+        ProcessBuilder pb =
+                new ProcessBuilder(argv).directory(root.resolve(path).toFile());
+        pb.environment().remove("RIPGREP_CONFIG_PATH");
+        pb.environment().put("HOME", home.toString());
+        pb.environment().put("XDG_CONFIG_HOME", home.toString());
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process rg;
+        try {
+            rg = pb.start();
+        } catch (IOException e) {
+            fail("ripgrep ('rg') is not installed: install it (Debian: apt-get install -y ripgrep) to run this test");
+            throw e;
+        }
+        List<String> out = new ArrayList<>();
+        String prefix = path.isEmpty() ? "" : path + "/";
+        try (var lines = rg.inputReader(StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> event = (Map<String, Object>) MiniJson.parse(line);
+                if (!"match".equals(event.get("type"))) {
+                    continue;
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, Object> data = (Map<String, Object>) event.get("data");
+                @SuppressWarnings("unchecked")
+                Map<String, Object> p = (Map<String, Object>) data.get("path");
+                @SuppressWarnings("unchecked")
+                Map<String, Object> l = (Map<String, Object>) data.get("lines");
+                if (p.get("text") == null || l.get("text") == null) {
+                    continue;
+                }
+                String file = ((String) p.get("text")).replaceFirst("^\\./", "");
+                String text = (String) l.get("text");
+                if (text.endsWith("\n")) {
+                    text = text.substring(0, text.length() - 1);
+                }
+                out.add(prefix + file + ":" + ((Double) data.get("line_number")).longValue() + ":" + text);
+            }
+        }
+        assertTrue(rg.waitFor(60, TimeUnit.SECONDS), "rg did not finish");
+        assertTrue(rg.exitValue() == 0 || rg.exitValue() == 1, "rg failed with exit " + rg.exitValue());
+        return out;
+    }
+
+    private void write(String relative, String content) throws IOException {
+        writeBytes(relative, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void writeBytes(String relative, byte[] content) throws IOException {
+        Path p = root.resolve(relative);
+        Files.createDirectories(p.getParent());
+        Files.write(p, content);
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        int n = 0;
+        for (byte[] p : parts) {
+            n += p.length;
+        }
+        byte[] out = new byte[n];
+        int at = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, out, at, p.length);
+            at += p.length;
+        }
+        return out;
+    }
+}

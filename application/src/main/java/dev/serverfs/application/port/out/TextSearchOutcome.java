@@ -1,0 +1,27 @@
+package dev.serverfs.application.port.out;
+
+import dev.serverfs.domain.workdir.WorkdirPath;
+import java.util.List;
+import java.util.Objects;
+
+/** How a content search ended: with its matches in deterministic order, or out of time. */
+public sealed interface TextSearchOutcome {
+
+    /** Matches in traversal order; {@code stoppedEarly} when the search stopped at {@link TextSearch#stopAfter()}. */
+    record Completed(List<TextMatch> matches, boolean stoppedEarly) implements TextSearchOutcome {
+        public Completed {
+            matches = List.copyOf(matches);
+        }
+    }
+
+    /** The wall-clock budget ran out; partial matches are discarded (reference §2.4). */
+    record TimedOut() implements TextSearchOutcome {}
+
+    /** One matching line: workdir-relative path, 1-based line number, the line without its {@code \n}. */
+    record TextMatch(WorkdirPath path, long line, String text) {
+        public TextMatch {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(text, "text");
+        }
+    }
+}

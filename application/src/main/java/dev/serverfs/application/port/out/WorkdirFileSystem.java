@@ -1,0 +1,42 @@
+package dev.serverfs.application.port.out;
+
+import dev.serverfs.domain.file.FileStat;
+import dev.serverfs.domain.workdir.Workdir;
+import dev.serverfs.domain.workdir.WorkdirPath;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Read access to a workdir's files, confined by the kernel beneath the workdir root (contract reference §2.0).
+ * Paths are already normalised and policy-checked by the caller; implementations never follow a symlink and
+ * fail with {@code SYMLINK_NOT_ALLOWED}, {@code PATH_NOT_FOUND}, {@code NOT_A_FILE}, {@code NOT_A_DIRECTORY},
+ * {@code UNSUPPORTED_FILE_TYPE}, {@code ACCESS_DENIED} or {@code RESOURCE_EXHAUSTED}, messages shaped
+ * {@code <workdir>:<path> — …}. Thread-safe.
+ */
+public interface WorkdirFileSystem {
+
+    /** {@code lstat} of the final component; a symlink is reported, not followed; a symlinked parent fails. */
+    FileStat stat(Workdir workdir, WorkdirPath path);
+
+    /**
+     * The entries of a directory whose names pass {@code include}, each with its {@code lstat}, in no particular
+     * order; entries that vanish between the scan and their {@code lstat} are left out.
+     */
+    List<DirectoryEntry> listDirectory(Workdir workdir, WorkdirPath directory, Predicate<String> include);
+
+    /**
+     * Depth-first walk beneath a directory, children of each directory in code-point order, never entering a
+     * symlinked directory. Open descriptors are bounded by depth. Fails only for the root itself; directories
+     * that vanish or turn into something else during the walk are skipped.
+     */
+    void walk(Workdir workdir, WorkdirPath root, WalkVisitor visitor);
+
+    /**
+     * Opens a regular file for reading without following a symlink or blocking on a FIFO; directories are
+     * {@code NOT_A_FILE}, FIFOs, sockets and devices {@code UNSUPPORTED_FILE_TYPE}. The caller closes it.
+     */
+    ReadableFile openRegularFile(Workdir workdir, WorkdirPath path);
+
+    /** Literal content search beneath a directory with ripgrep's default file selection (reference §2.4). */
+    TextSearchOutcome searchText(Workdir workdir, WorkdirPath root, TextSearch search);
+}

@@ -1,0 +1,158 @@
+package dev.serverfs.application.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.Submission;
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.testing.InMemoryResultSpool;
+import dev.serverfs.application.testing.InMemoryTaskStore;
+import dev.serverfs.application.testing.InMemoryWriterLeases;
+import dev.serverfs.application.testing.ManualTimers;
+import dev.serverfs.application.testing.MutableClock;
+import dev.serverfs.application.testing.ScriptedRuntime;
+import dev.serverfs.application.testing.SequentialIds;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.AgentLimits;
+import dev.serverfs.domain.task.Task;
+import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskStatus;
+import dev.serverfs.domain.workdir.Access;
+import dev.serverfs.domain.workdir.AgentMode;
+import dev.serverfs.domain.workdir.Workdir;
+import dev.serverfs.domain.workdir.WorkdirAlias;
+import dev.serverfs.domain.workdir.WorkdirPolicy;
+import dev.serverfs.domain.workdir.Workdirs;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.function.Executable;
+
+/** Wires the real services over in-memory fakes, a mutable clock and manual timers. */
+final class AgentHarness implements AutoCloseable {
+    static final Instant START = Instant.parse("2026-03-01T10:00:00Z");
+    static final Path ROOT = Path.of("/srv/serverfs/docs");
+
+    final MutableClock clock = new MutableClock(START);
+    final ManualTimers timers = new ManualTimers(clock);
+    final InMemoryTaskStore store;
+    final InMemoryResultSpool spool = new InMemoryResultSpool();
+    final InMemoryWriterLeases leases;
+    final SequentialIds ids = new SequentialIds();
+    final ScriptedRuntime fake = new ScriptedRuntime("fake");
+    final ExecutorService runners = Executors.newVirtualThreadPerTaskExecutor();
+    final Workdirs workdirs = new Workdirs(List.of(
+            workdir(1, "docs", Access.READ_WRITE, AgentMode.WORKSPACE_WRITE, ROOT),
+            workdir(2, "notes", Access.READ_ONLY, AgentMode.REVIEW, Path.of("/srv/serverfs/notes")),
+            workdir(3, "off", Access.READ_WRITE, AgentMode.DISABLED, Path.of("/srv/serverfs/off"))));
+    final TaskLifecycle lifecycle;
+    final SubmitAgentTaskService submit;
+    final GetAgentTaskService get;
+    final ReadAgentTaskEventsService events;
+    final ReadAgentTaskResultService result;
+    final RespondAgentApprovalService approvals;
+    final AnswerAgentQuestionService answers;
+    final SendAgentMessageService messages;
+    final CancelAgentTaskService cancel;
+    final ListAgentRuntimesService runtimes;
+
+    AgentHarness() {
+        this(AgentLimits.defaults(), new InMemoryTaskStore(), new InMemoryWriterLeases());
+    }
+
+    AgentHarness(AgentLimits limits, InMemoryTaskStore store, InMemoryWriterLeases leases) {
+        this.store = store;
+        this.leases = leases;
+        lifecycle = new TaskLifecycle(
+                workdirs,
+                List.of(fake),
+                store,
+                spool,
+                leases,
+                ids,
+                timers,
+                clock,
+                runners,
+                new TaskLifecycle.Settings(limits, Duration.ofMillis(300), "0.7.3-test"));
+        submit = new SubmitAgentTaskService(lifecycle);
+        get = new GetAgentTaskService(store);
+        events = new ReadAgentTaskEventsService(store);
+        result = new ReadAgentTaskResultService(store, spool, limits);
+        approvals = new RespondAgentApprovalService(lifecycle);
+        answers = new AnswerAgentQuestionService(lifecycle);
+        messages = new SendAgentMessageService(lifecycle);
+        cancel = new CancelAgentTaskService(lifecycle);
+        runtimes = new ListAgentRuntimesService(lifecycle);
+    }
+
+    static Workdir workdir(int slot, String alias, Access access, AgentMode mode, Path root) {
+        TreeSet<String> runtimes = new TreeSet<>();
+        if (mode != AgentMode.DISABLED) {
+            runtimes.add("fake");
+            runtimes.add("codex");
+        }
+        WorkdirPolicy policy =
+                new WorkdirPolicy(false, false, List.of(), 1 << 20, 2000, 1 << 20, false, 1 << 20, mode, runtimes);
+        return new Workdir(slot, new WorkdirAlias(alias), Optional.empty(), access, policy, root);
+    }
+
+    static SubmitAgentTaskCommand command(String prompt, Optional<String> key) {
+        return new SubmitAgentTaskCommand(
+                "fake", "docs", prompt, "src", "workspace-write", Optional.empty(), Optional.of("conv-1"), key);
+    }
+
+    Task submitted(String prompt, Optional<String> key) {
+        Submission s = submit.submit(command(prompt, key));
+        return s.task();
+    }
+
+    Task task(TaskId id) {
+        return store.find(id).orElseThrow();
+    }
+
+    /** Bounded polling for a condition on the stored task. */
+    Task awaitTask(TaskId id, Predicate<Task> condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            Task t = task(id);
+            if (condition.test(t)) {
+                return t;
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
+        return fail("condition not reached; task is " + task(id).status());
+    }
+
+    Task awaitStatus(TaskId id, TaskStatus status) {
+        return awaitTask(id, t -> t.status() == status);
+    }
+
+    void awaitDrained(TaskId id) throws InterruptedException {
+        if (!lifecycle.awaitDrained(id, Duration.ofSeconds(10))) {
+            fail("runner did not drain");
+        }
+    }
+
+    List<String> eventTypes(TaskId id) {
+        return store.events(id, 0, 1000).stream().map(e -> e.eventType()).toList();
+    }
+
+    static void assertCode(ErrorCode code, Executable call) {
+        assertEquals(code, assertThrows(ServerFsException.class, call).code());
+    }
+
+    @Override
+    public void close() {
+        lifecycle.shutdown();
+        runners.shutdownNow();
+    }
+}

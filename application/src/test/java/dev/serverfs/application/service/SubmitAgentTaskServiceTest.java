@@ -1,0 +1,325 @@
+package dev.serverfs.application.service;
+
+import static dev.serverfs.application.service.AgentHarness.assertCode;
+import static dev.serverfs.application.service.AgentHarness.command;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.Submission;
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.port.out.TurnOutcome;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.task.NativeIds;
+import dev.serverfs.domain.task.Task;
+import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskStatus;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SubmitAgentTaskServiceTest {
+    private final AgentHarness h = new AgentHarness();
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void close() {
+        release.countDown();
+        h.close();
+    }
+
+    private void blockTurns() {
+        h.fake.turn = (r, c) -> {
+            release.await();
+            return new TurnOutcome("done", NativeIds.NONE);
+        };
+    }
+
+    @Test
+    void lost_response_then_retry_with_the_same_key_returns_the_original_task() throws Exception {
+        blockTurns();
+        // The first response is "lost": the caller never sees this task id.
+        Task first = h.submitted("fix it", Optional.of("objective-1"));
+        h.awaitStatus(first.id(), TaskStatus.RUNNING);
+
+        Submission retry = h.submit.submit(command("fix it", Optional.of("objective-1")));
+
+        assertInstanceOf(Submission.Replayed.class, retry);
+        assertEquals(first.id(), retry.task().id());
+        assertEquals(1, h.store.list(true).size(), "one task row");
+        assertEquals(1, h.leases.acquisitions.get(), "one writer lease");
+        assertEquals(1, h.leases.guardPublications.get(), "one recovery guard");
+        release.countDown();
+        h.awaitStatus(first.id(), TaskStatus.SUCCEEDED);
+        h.awaitDrained(first.id());
+        assertEquals(1, h.fake.turns.get(), "one provider turn");
+    }
+
+    @Test
+    void retry_after_terminal_completion_returns_the_retained_task() throws Exception {
+        Task first = h.submitted("echo", Optional.of("k"));
+        h.awaitStatus(first.id(), TaskStatus.SUCCEEDED);
+        h.awaitDrained(first.id());
+        Submission retry = h.submit.submit(command("echo", Optional.of("k")));
+        assertEquals(new Submission.Replayed(h.task(first.id())), retry);
+        assertEquals(TaskStatus.SUCCEEDED, retry.task().status());
+        assertEquals(1, h.fake.turns.get());
+    }
+
+    @Test
+    void fifty_concurrent_same_key_submissions_converge_on_one_task() throws Exception {
+        blockTurns();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Submission>> futures = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                futures.add(pool.submit(() -> {
+                    go.await();
+                    return h.submit.submit(command("same objective", Optional.of("same-key")));
+                }));
+            }
+            go.countDown();
+            Set<TaskId> ids = new HashSet<>();
+            int created = 0;
+            for (Future<Submission> f : futures) {
+                Submission s = f.get();
+                ids.add(s.task().id());
+                if (s instanceof Submission.Created) {
+                    created++;
+                }
+            }
+            assertEquals(1, ids.size());
+            assertEquals(1, created);
+            assertEquals(1, h.store.list(true).size());
+            assertEquals(1, h.leases.acquisitions.get());
+            release.countDown();
+            TaskId id = ids.iterator().next();
+            h.awaitStatus(id, TaskStatus.SUCCEEDED);
+            h.awaitDrained(id);
+            assertEquals(1, h.fake.turns.get());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void the_same_key_with_any_semantic_input_changed_is_a_conflict() throws Exception {
+        blockTurns();
+        Task first = h.submitted("prompt", Optional.of("k"));
+        Optional<String> k = Optional.of("k");
+        List<SubmitAgentTaskCommand> changed = List.of(
+                new SubmitAgentTaskCommand(
+                        "codex",
+                        "docs",
+                        "prompt",
+                        "src",
+                        "workspace-write",
+                        Optional.empty(),
+                        Optional.of("conv-1"),
+                        k),
+                new SubmitAgentTaskCommand(
+                        "fake",
+                        "notes",
+                        "prompt",
+                        "src",
+                        "workspace-write",
+                        Optional.empty(),
+                        Optional.of("conv-1"),
+                        k),
+                new SubmitAgentTaskCommand(
+                        "fake",
+                        "docs",
+                        "prompt!",
+                        "src",
+                        "workspace-write",
+                        Optional.empty(),
+                        Optional.of("conv-1"),
+                        k),
+                new SubmitAgentTaskCommand(
+                        "fake", "docs", "prompt", "lib", "workspace-write", Optional.empty(), Optional.of("conv-1"), k),
+                new SubmitAgentTaskCommand(
+                        "fake", "docs", "prompt", "src", "review", Optional.empty(), Optional.of("conv-1"), k),
+                new SubmitAgentTaskCommand(
+                        "fake",
+                        "docs",
+                        "prompt",
+                        "src",
+                        "workspace-write",
+                        Optional.of(TaskId.fromHex("f".repeat(24))),
+                        Optional.of("conv-1"),
+                        k),
+                new SubmitAgentTaskCommand(
+                        "fake", "docs", "prompt", "src", "workspace-write", Optional.empty(), Optional.of("conv-2"), k),
+                new SubmitAgentTaskCommand(
+                        "fake", "docs", "prompt", "src", "workspace-write", Optional.empty(), Optional.empty(), k));
+        for (SubmitAgentTaskCommand c : changed) {
+            assertCode(ErrorCode.AGENT_IDEMPOTENCY_CONFLICT, () -> h.submit.submit(c));
+        }
+        // A normalized-equal path is the same submission.
+        assertEquals(
+                first.id(),
+                h.submit
+                        .submit(new SubmitAgentTaskCommand(
+                                "fake",
+                                "docs",
+                                "prompt",
+                                "./src/",
+                                "workspace-write",
+                                Optional.empty(),
+                                Optional.of("conv-1"),
+                                k))
+                        .task()
+                        .id());
+        assertEquals(1, h.store.list(true).size());
+    }
+
+    @Test
+    void without_a_key_every_call_is_a_new_attempt() throws Exception {
+        Task a = h.submitted("one", Optional.empty());
+        h.awaitStatus(a.id(), TaskStatus.SUCCEEDED);
+        h.awaitDrained(a.id());
+        Task b = h.submitted("one", Optional.empty());
+        assertNotEquals(a.id(), b.id());
+        h.awaitStatus(b.id(), TaskStatus.SUCCEEDED);
+        assertEquals(Optional.empty(), b.idempotencyKey());
+        assertEquals(Optional.empty(), b.requestFingerprint());
+    }
+
+    @Test
+    void a_second_workspace_write_task_on_the_slot_is_refused_never_queued() {
+        blockTurns();
+        h.submitted("first", Optional.empty());
+        assertCode(ErrorCode.WORKDIR_BUSY, () -> h.submit.submit(command("second", Optional.of("other"))));
+        assertEquals(1, h.store.list(true).size());
+    }
+
+    @Test
+    void authorization_and_validation_codes() {
+        assertCode(
+                ErrorCode.WORKDIR_NOT_FOUND,
+                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                        "fake", "nope", "p", "", "review", Optional.empty(), Optional.empty(), Optional.empty())));
+        assertCode(
+                ErrorCode.AGENT_DISABLED,
+                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                        "fake", "off", "p", "", "review", Optional.empty(), Optional.empty(), Optional.empty())));
+        assertCode(
+                ErrorCode.AGENT_RUNTIME_NOT_ALLOWED,
+                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                        "claude",
+                        "docs",
+                        "p",
+                        "",
+                        "workspace-write",
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty())));
+        assertCode(
+                ErrorCode.AGENT_PROFILE_NOT_ALLOWED,
+                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                        "fake",
+                        "notes",
+                        "p",
+                        "",
+                        "workspace-write",
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty())));
+        assertCode(
+                ErrorCode.AGENT_PROFILE_NOT_ALLOWED,
+                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                        "codex", "notes", "p", "", "review", Optional.empty(), Optional.empty(), Optional.empty())));
+        assertCode(
+                ErrorCode.AGENT_RUNTIME_UNAVAILABLE,
+                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                        "codex",
+                        "docs",
+                        "p",
+                        "",
+                        "workspace-write",
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty())));
+        assertCode(
+                ErrorCode.INVALID_WORKDIR_PATH,
+                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                        "fake",
+                        "docs",
+                        "p",
+                        "../x",
+                        "workspace-write",
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty())));
+        assertCode(
+                ErrorCode.AGENT_PROMPT_TOO_LARGE,
+                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                        "fake",
+                        "docs",
+                        "x".repeat(65_537),
+                        "",
+                        "workspace-write",
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty())));
+        assertCode(
+                ErrorCode.INVALID_REQUEST,
+                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                        "fake",
+                        "docs",
+                        "p",
+                        "",
+                        "workspace-write",
+                        Optional.empty(),
+                        Optional.of("bad\n"),
+                        Optional.empty())));
+        assertCode(
+                ErrorCode.AGENT_TASK_NOT_FOUND,
+                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                        "fake",
+                        "docs",
+                        "p",
+                        "",
+                        "workspace-write",
+                        Optional.of(TaskId.fromHex("a".repeat(24))),
+                        Optional.empty(),
+                        Optional.empty())));
+        assertEquals(0, h.leases.acquisitions.get());
+        assertTrue(h.store.list(true).isEmpty());
+    }
+
+    @Test
+    void review_tasks_take_no_lease_and_the_active_limit_holds() {
+        blockTurns();
+        for (int i = 0; i < 4; i++) {
+            h.submit.submit(new SubmitAgentTaskCommand(
+                    "fake", "notes", "p" + i, "", "review", Optional.empty(), Optional.empty(), Optional.empty()));
+        }
+        assertCode(
+                ErrorCode.AGENT_TASK_LIMIT_REACHED,
+                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                        "fake", "notes", "p", "", "review", Optional.empty(), Optional.empty(), Optional.empty())));
+        assertEquals(0, h.leases.acquisitions.get());
+    }
+
+    @Test
+    void submit_returns_queued_and_the_manifest_freezes_the_key_and_limits() {
+        blockTurns();
+        Task t = h.submitted("p", Optional.of("key-7"));
+        assertEquals(TaskStatus.QUEUED, t.status());
+        assertTrue(t.manifest().json().contains("\"idempotency_key\":\"key-7\""));
+        assertTrue(t.manifest().json().contains("\"interaction_timeout_seconds\":1800"));
+        assertTrue(!t.manifest().json().contains("/srv/"), "no host path in the manifest");
+        assertEquals(AgentHarness.START.plusSeconds(7200), t.deadlineAt());
+    }
+}

@@ -1,0 +1,93 @@
+package dev.serverfs.bootstrap.ingress;
+
+import dev.serverfs.adapters.ingress.ApacheHttpsFetcher;
+import dev.serverfs.adapters.ingress.UndertowIngressSidecar;
+import dev.serverfs.application.service.FetchRemoteFileService;
+import dev.serverfs.bootstrap.config.ConfigurationException;
+import dev.serverfs.bootstrap.config.EnvFileOption;
+import dev.serverfs.bootstrap.config.MergedVariables;
+import dev.serverfs.bootstrap.logging.ServerFsLogging;
+import dev.serverfs.bootstrap.logging.StartupEvents;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code serverfs ingress [--env-file F]}: the file-ingress sidecar (v0.5 plan §6–§8, contract reference §8). Binds
+ * {@code SERVERFS_HOST:SERVERFS_FILE_INGRESS_PORT} and serves until the process is stopped; exit 2 on a
+ * configuration error, 1 when the address cannot be bound.
+ */
+@Command(name = "ingress", description = "Run the file-ingress sidecar (POST /fetch, GET /healthz).")
+public final class IngressCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger("dev.serverfs.startup");
+
+    @Mixin
+    private EnvFileOption envFileOption;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        IngressSettings settings;
+        try {
+            settings = IngressSettings.parse(MergedVariables.load(System.getenv(), envFileOption.envFile()));
+        } catch (ConfigurationException e) {
+            return StartupEvents.configurationFailed(e);
+        }
+        ServerFsLogging.applyLevel(settings.logLevel());
+        Running running;
+        try {
+            running = start(settings);
+        } catch (RuntimeException e) {
+            LOG.atError()
+                    .setMessage("startup_failed")
+                    .addKeyValue("role", "ingress")
+                    .addKeyValue("reason", "cannot listen on the configured host and port")
+                    .log();
+            System.err.println("ServerFS: cannot listen on " + settings.host() + ":" + settings.port());
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            running.close();
+            stopped.countDown();
+        }));
+        LOG.atInfo()
+                .setMessage("startup")
+                .addKeyValue("role", "ingress")
+                .addKeyValue("port", running.sidecar().address().getPort())
+                .addKeyValue(
+                        "allowed_host_count",
+                        settings.policy().hosts().exactHosts().size())
+                .addKeyValue("openai_blob_hosts", settings.policy().hosts().openAiBlobHosts())
+                .addKeyValue("max_bytes", settings.policy().maxBytes())
+                .addKeyValue("max_redirects", settings.policy().maxRedirects())
+                .log();
+        stopped.await();
+        return 0;
+    }
+
+    /** Wires and starts the sidecar with the production fetcher. */
+    static Running start(IngressSettings settings) {
+        ApacheHttpsFetcher fetcher = ApacheHttpsFetcher.create(settings.fetchTimeout());
+        try {
+            UndertowIngressSidecar sidecar = UndertowIngressSidecar.start(
+                    settings.host(), settings.port(), new FetchRemoteFileService(settings.policy(), fetcher));
+            return new Running(sidecar, fetcher);
+        } catch (RuntimeException e) {
+            fetcher.close();
+            throw e;
+        }
+    }
+
+    /** A started sidecar; closing stops the listener and the fetcher. */
+    record Running(UndertowIngressSidecar sidecar, ApacheHttpsFetcher fetcher) implements AutoCloseable {
+        @Override
+        public void close() {
+            sidecar.close();
+            fetcher.close();
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.serverfs.bootstrap.serve;
+
+import dev.serverfs.bootstrap.config.ConfigLoader;
+import dev.serverfs.bootstrap.config.ConfigurationException;
+import dev.serverfs.bootstrap.config.EnvFileOption;
+import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.bootstrap.logging.ServerFsLogging;
+import dev.serverfs.bootstrap.logging.StartupEvents;
+import java.io.IOException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code serverfs serve [--env-file F]}: validates the configuration (exit 2 with {@code ServerFS: configuration
+ * error: <reason>} otherwise), binds {@code SERVERFS_HOST:SERVERFS_PORT}, prints the MCP URL on stderr, and serves
+ * until SIGTERM or SIGINT, then stops accepting and lets calls in flight finish.
+ */
+@Command(name = "serve", description = "Run the MCP server (Streamable HTTP at /mcp, health at /healthz).")
+public final class ServeCommand implements Callable<Integer> {
+
+    /** Exit code when the listener can not be opened (e.g. the port is taken). */
+    public static final int EXIT_CANNOT_LISTEN = 1;
+
+    private static final Logger log = LoggerFactory.getLogger("dev.serverfs.startup");
+    private static final long SHUTDOWN_GRACE_SECONDS = 20;
+
+    @Mixin
+    private EnvFileOption envFileOption;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ServerFsConfig config;
+        try {
+            config = ConfigLoader.loadFromProcess(envFileOption.envFile());
+        } catch (ConfigurationException e) {
+            return StartupEvents.configurationFailed(e);
+        }
+        ServerFsLogging.applyLevel(config.logLevel());
+        ServeWiring serving;
+        try {
+            serving = ServeWiring.start(config);
+        } catch (RuntimeException e) {
+            if (!(rootCause(e) instanceof IOException)) {
+                throw e;
+            }
+            // Undertow wraps the BindException; the address is the operator's own setting, the cause is the OS's.
+            String cause = rootCause(e).getMessage() == null
+                    ? rootCause(e).getClass().getSimpleName()
+                    : rootCause(e).getMessage();
+            log.atError()
+                    .setMessage("listen_failed")
+                    .addKeyValue("reason", cause)
+                    .log();
+            System.err.println("ServerFS: cannot listen on " + config.network().host() + ":"
+                    + config.network().port() + ": " + cause);
+            return EXIT_CANNOT_LISTEN;
+        }
+        CountDownLatch stopRequested = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(Thread.ofPlatform().name("serverfs-shutdown").unstarted(() -> {
+                    stopRequested.countDown();
+                    try {
+                        stopped.await(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+        StartupEvents.started(config);
+        log.atInfo()
+                .setMessage("mcp_listening")
+                .addKeyValue("port", serving.server().port())
+                .addKeyValue("tools", serving.server().toolNames().size())
+                .log();
+        System.err.println("ServerFS listening on " + serving.server().endpoint());
+        System.err.flush();
+        try {
+            stopRequested.await();
+        } finally {
+            try {
+                serving.close();
+            } catch (RuntimeException e) {
+                log.atWarn().setMessage("shutdown_incomplete").setCause(e).log();
+            } finally {
+                log.atInfo().setMessage("shutdown").log();
+                stopped.countDown();
+            }
+        }
+        return 0;
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

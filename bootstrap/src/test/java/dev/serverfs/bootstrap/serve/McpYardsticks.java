@@ -1,0 +1,102 @@
+package dev.serverfs.bootstrap.serve;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The external MCP yardsticks of {@code tools/mcp} (official conformance suite, official TypeScript SDK client),
+ * installed with npm from the pinned {@code package.json} into {@code target/mcp-tools} and reused while that
+ * directory exists. Fails with a clear message when npm is missing.
+ */
+final class McpYardsticks {
+
+    private static final Path SOURCE = Path.of("..", "tools", "mcp");
+    private static final Path HOME = Path.of("target", "mcp-tools");
+    private static final String MARKER = ".installed-package.json";
+
+    private McpYardsticks() {}
+
+    /** Output and exit code of one finished command. */
+    record Run(int exitCode, String output) {}
+
+    /** Copies the scripts and installs the pinned packages (once); returns the directory to run them in. */
+    static synchronized Path install() throws IOException, InterruptedException {
+        if (!Files.isRegularFile(SOURCE.resolve("package.json"))) {
+            fail("tools/mcp/package.json not found from " + Path.of("").toAbsolutePath());
+        }
+        Files.createDirectories(HOME);
+        try (Stream<Path> files = Files.list(SOURCE)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Files.copy(file, HOME.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        String wanted = Files.readString(SOURCE.resolve("package.json"), StandardCharsets.UTF_8);
+        Path marker = HOME.resolve("node_modules").resolve(MARKER);
+        if (Files.isRegularFile(marker)
+                && Files.readString(marker, StandardCharsets.UTF_8).equals(wanted)) {
+            return HOME.toAbsolutePath();
+        }
+        try {
+            Run version = run(HOME, Map.of(), Duration.ofSeconds(60), "npm", "--version");
+            if (version.exitCode() != 0) {
+                fail("npm does not work (needed for the MCP conformance tests): " + version.output());
+            }
+        } catch (IOException e) {
+            fail("npm is not installed: the MCP conformance tests need Node.js 20+ with npm on PATH (Debian: apt-get"
+                    + " install nodejs npm). " + e.getMessage());
+        }
+        Run install = run(
+                HOME,
+                Map.of(),
+                Duration.ofMinutes(10),
+                "npm",
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--no-package-lock",
+                "--loglevel=error");
+        if (install.exitCode() != 0) {
+            fail("npm install of tools/mcp/package.json failed (exit " + install.exitCode() + "):\n"
+                    + install.output());
+        }
+        Files.writeString(marker, wanted, StandardCharsets.UTF_8);
+        return HOME.toAbsolutePath();
+    }
+
+    /** Runs a command in {@code dir}, stdout and stderr merged, killed after {@code timeout}. */
+    static Run run(Path dir, Map<String, String> env, Duration timeout, String... command)
+            throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(List.of(command))
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        StringBuilder output = new StringBuilder();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                output.append(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                output.append("[output lost: ").append(e.getMessage()).append(']');
+            }
+        });
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            reader.join(Duration.ofSeconds(5));
+            fail(String.join(" ", command) + " did not finish within " + timeout + ":\n" + output);
+        }
+        reader.join(Duration.ofSeconds(10));
+        return new Run(process.exitValue(), output.toString());
+    }
+}

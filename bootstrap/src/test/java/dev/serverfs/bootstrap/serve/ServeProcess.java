@@ -1,0 +1,133 @@
+package dev.serverfs.bootstrap.serve;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+
+/**
+ * A real {@code serverfs serve} child process on the test class path, with a controlled environment (no inherited
+ * {@code SERVERFS_*} or {@code WORKDIR_*} variables). Collects stderr lines; {@link #close} stops it.
+ */
+final class ServeProcess implements AutoCloseable {
+
+    private static final String LISTENING = "ServerFS listening on ";
+
+    private final Process process;
+    private final List<String> stderr = new ArrayList<>();
+    private final CompletableFuture<String> url = new CompletableFuture<>();
+
+    private ServeProcess(Process process) {
+        this.process = process;
+        Thread.ofPlatform().daemon().name("serve-stderr").start(this::pump);
+    }
+
+    static ServeProcess start(Map<String, String> env, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add("dev.serverfs.bootstrap.ServerFsMain");
+        command.add("serve");
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().keySet().removeIf(k -> k.startsWith("SERVERFS_") || k.startsWith("WORKDIR_"));
+        builder.environment().putAll(env);
+        return new ServeProcess(builder.start());
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private void pump() {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                synchronized (stderr) {
+                    stderr.add(line);
+                    stderr.notifyAll();
+                }
+                if (line.startsWith(LISTENING)) {
+                    url.complete(line.substring(LISTENING.length()).strip());
+                }
+            }
+        } catch (IOException e) {
+            url.completeExceptionally(e);
+        }
+        url.completeExceptionally(new IllegalStateException("serve ended before listening: " + stderr()));
+    }
+
+    /** The MCP URL printed on stderr, waiting up to {@code timeout}. */
+    String awaitUrl(Duration timeout) throws InterruptedException, TimeoutException {
+        try {
+            return url.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    List<String> stderr() {
+        synchronized (stderr) {
+            return List.copyOf(stderr);
+        }
+    }
+
+    /** Waits until a stderr line satisfies {@code predicate} or the deadline passes (woken by each new line). */
+    Optional<String> awaitLine(Predicate<String> predicate, Duration timeout) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        synchronized (stderr) {
+            while (true) {
+                Optional<String> found = stderr.stream().filter(predicate).findFirst();
+                long left = Duration.between(Instant.now(), deadline).toMillis();
+                if (found.isPresent() || left <= 0) {
+                    return found;
+                }
+                stderr.wait(left);
+            }
+        }
+    }
+
+    /** SIGTERM, then the exit code (or -1 if it had to be killed). */
+    int terminate(Duration grace) throws InterruptedException {
+        // ProcessHandle.destroy sends SIGTERM only; Process.destroy would also close our end of its stderr,
+        // losing what the process writes while it shuts down.
+        process.toHandle().destroy();
+        if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+            return process.exitValue();
+        }
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        return -1;
+    }
+
+    int waitForExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("serve did not exit within " + timeout + ": " + stderr());
+        }
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            terminate(Duration.ofSeconds(20));
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.serverfs.domain.file;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import org.junit.jupiter.api.Test;
+
+class FileStatTest {
+
+    private static final FileStat REGULAR =
+            new FileStat(2049, 131, 0100644, 1000, 1000, 12, 1_700_000_000_123_456_789L, 1_700_000_001_987_654_321L, 1);
+
+    @Test
+    void revision_matches_the_reference_golden_vector() {
+        // sha256("2049:131:33188:1000:1000:12:1700000000123456789:1700000001987654321:1")[:16]
+        assertEquals("v1:8fe28d727f86caa1", REGULAR.revision().token());
+    }
+
+    @Test
+    void revision_changes_with_any_field() {
+        FileStat touched = new FileStat(
+                2049, 131, 0100644, 1000, 1000, 12, 1_700_000_000_123_456_790L, 1_700_000_001_987_654_321L, 1);
+        FileStat linked = new FileStat(
+                2049, 131, 0100644, 1000, 1000, 12, 1_700_000_000_123_456_789L, 1_700_000_001_987_654_321L, 2);
+        assertNotEquals(REGULAR.revision(), touched.revision());
+        assertNotEquals(REGULAR.revision(), linked.revision());
+    }
+
+    @Test
+    void revision_prints_unsigned_values() {
+        FileStat huge = new FileStat(-1L, -1L, 0100644, -1, -1, 0, 0, 0, 1);
+        // sha256("18446744073709551615:18446744073709551615:33188:4294967295:4294967295:0:0:0:1")[:16]
+        assertEquals("v1:34d22be8ceb57916", huge.revision().token());
+    }
+
+    @Test
+    void modified_at_is_utc_whole_seconds() {
+        assertEquals("2023-11-14T22:13:20Z", REGULAR.modifiedAt());
+        FileStat beforeEpoch = new FileStat(1, 1, 0100644, 0, 0, 0, -1, 0, 1);
+        assertEquals("1969-12-31T23:59:59Z", beforeEpoch.modifiedAt());
+    }
+
+    @Test
+    void type_comes_from_the_mode_bits() {
+        assertEquals(FileType.FILE, REGULAR.type());
+        assertEquals(FileType.DIRECTORY, withMode(0040755).type());
+        assertEquals(FileType.SYMLINK, withMode(0120777).type());
+        assertEquals(FileType.OTHER, withMode(0010644).type());
+        assertEquals(FileType.OTHER, withMode(0140755).type());
+        assertEquals(FileType.OTHER, withMode(0020666).type());
+    }
+
+    private static FileStat withMode(int mode) {
+        return new FileStat(1, 1, mode, 0, 0, 0, 0, 0, 1);
+    }
+}

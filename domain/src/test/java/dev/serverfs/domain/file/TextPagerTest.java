@@ -1,0 +1,148 @@
+package dev.serverfs.domain.file;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TextPagerTest {
+
+    private static TextPage page(byte[] file, long start, int maxLines, int maxBytes, int chunk) {
+        TextPager pager = new TextPager(start, maxLines, maxBytes, "wd:f.txt");
+        for (int i = 0; i < file.length; i += chunk) {
+            if (!pager.accept(file, i, Math.min(chunk, file.length - i))) {
+                break;
+            }
+        }
+        return pager.finish();
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @ParameterizedTest(name = "chunk {0}")
+    @ValueSource(ints = {1, 2, 3, 7, 1024, 65536})
+    void pages_are_the_same_for_any_chunking(int chunk) {
+        byte[] file = utf8("one\ntwo\nthree\nfour");
+        TextPage first = page(file, 1, 2, 1000, chunk);
+        assertEquals("one\ntwo\n", first.content());
+        assertEquals(2, first.endLine());
+        assertTrue(first.hasMore());
+        assertEquals(3L, first.nextStartLine());
+        TextPage last = page(file, 3, 5, 1000, chunk);
+        assertEquals("three\nfour", last.content());
+        assertEquals(4, last.endLine());
+        assertFalse(last.hasMore());
+        assertNull(last.nextStartLine());
+    }
+
+    @Test
+    void has_more_is_false_when_max_lines_ends_exactly_at_eof() {
+        TextPage p = page(utf8("a\nb\n"), 1, 2, 100, 4096);
+        assertEquals("a\nb\n", p.content());
+        assertFalse(p.hasMore());
+    }
+
+    @Test
+    void start_beyond_eof_returns_an_empty_page() {
+        TextPage p = page(utf8("a\nb\n"), 10, 5, 100, 4096);
+        assertEquals("", p.content());
+        assertEquals(9, p.endLine());
+        assertFalse(p.hasMore());
+        assertEquals(0, p.bytesReturned());
+    }
+
+    @Test
+    void empty_file_has_no_lines() {
+        TextPage p = page(new byte[0], 1, 5, 100, 4096);
+        assertEquals(0, p.endLine());
+        assertEquals("", p.content());
+    }
+
+    @Test
+    void stops_before_the_line_that_would_overflow_the_byte_budget() {
+        TextPage p = page(utf8("12345\n12345\n12345\n"), 1, 100, 13, 3);
+        assertEquals("12345\n12345\n", p.content());
+        assertEquals(12, p.bytesReturned());
+        assertTrue(p.hasMore());
+        assertEquals(3L, p.nextStartLine());
+    }
+
+    @Test
+    void a_single_line_longer_than_the_budget_is_line_too_large() {
+        ServerFsException e =
+                assertThrows(ServerFsException.class, () -> page(utf8("ok\n" + "x".repeat(20) + "\n"), 1, 100, 10, 5));
+        assertEquals(ErrorCode.LINE_TOO_LARGE, e.code());
+        assertEquals("wd:f.txt — line 2 exceeds 10 bytes", e.getMessage());
+    }
+
+    @Test
+    void a_long_line_before_start_line_is_not_checked() {
+        TextPage p = page(utf8("x".repeat(50) + "\nshort\n"), 2, 10, 10, 7);
+        assertEquals("short\n", p.content());
+    }
+
+    @Test
+    void nul_in_the_first_1024_bytes_is_binary() {
+        byte[] file = utf8("a".repeat(1023) + "\0");
+        assertEquals(
+                ErrorCode.BINARY_FILE,
+                assertThrows(ServerFsException.class, () -> page(file, 1, 10, 1 << 20, 100))
+                        .code());
+    }
+
+    @Test
+    void nul_after_the_first_1024_bytes_is_text() {
+        byte[] file = utf8("a".repeat(1024) + "\0\n");
+        assertEquals(1025 + 1, page(file, 1, 10, 1 << 20, 100).bytesReturned());
+    }
+
+    @Test
+    void bom_is_stripped_from_line_one_only() {
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        byte[] file = concat(bom, utf8("first\n"), bom, utf8("second\n"));
+        TextPage p = page(file, 1, 10, 100, 1);
+        assertEquals("first\n\uFEFFsecond\n", p.content());
+        assertEquals(6 + 3 + 7, p.bytesReturned());
+    }
+
+    @Test
+    void invalid_utf8_is_unsupported_text_encoding() {
+        byte[] file = concat(utf8("ok\n"), new byte[] {(byte) 0xC3, '(', '\n'});
+        assertEquals(
+                ErrorCode.UNSUPPORTED_TEXT_ENCODING,
+                assertThrows(ServerFsException.class, () -> page(file, 1, 10, 100, 100))
+                        .code());
+        assertEquals("ok\n", page(file, 1, 1, 100, 100).content());
+    }
+
+    @Test
+    void crlf_and_multibyte_lines_keep_their_terminators() {
+        TextPage p = page(utf8("é\r\nß\n"), 1, 10, 100, 1);
+        assertEquals("é\r\nß\n", p.content());
+        assertEquals(7, p.bytesReturned());
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        int n = 0;
+        for (byte[] p : parts) {
+            n += p.length;
+        }
+        byte[] out = new byte[n];
+        int at = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, out, at, p.length);
+            at += p.length;
+        }
+        return out;
+    }
+}
