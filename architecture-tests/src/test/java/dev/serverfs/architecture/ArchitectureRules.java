@@ -6,12 +6,14 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyP
 import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -113,7 +115,7 @@ final class ArchitectureRules {
                 .orShould()
                 .callMethod(Clock.class, "systemDefaultZone")
                 .orShould()
-                .callConstructorWhere(target(owner(assignableTo(Random.class))))
+                .callConstructorWhere(target(owner(assignableTo(Random.class).or(assignableTo(SecureRandom.class)))))
                 .orShould()
                 .callMethod(ThreadLocalRandom.class, "current")
                 .orShould()
@@ -122,6 +124,51 @@ final class ArchitectureRules {
                 .callMethod(Math.class, "random")
                 .allowEmptyShould(true)
                 .as("domain and application never read the clock or randomness directly");
+    }
+
+    /**
+     * The core does no I/O itself (ARCHITECTURE.md §2): no files, sockets, HTTP clients or processes; it goes through
+     * out-ports. {@code java.nio.file.Path} stays allowed: it is a value.
+     */
+    static ArchRule coreDoesNoIo(String base) {
+        return noClasses()
+                .that()
+                .resideInAnyPackage(domain(base), application(base))
+                .should()
+                .dependOnClassesThat()
+                .belongToAnyOf(
+                        java.nio.file.Files.class,
+                        java.io.File.class,
+                        java.io.FileInputStream.class,
+                        java.io.FileOutputStream.class,
+                        java.io.FileReader.class,
+                        java.io.FileWriter.class,
+                        java.io.RandomAccessFile.class,
+                        java.net.Socket.class,
+                        java.net.ServerSocket.class,
+                        java.net.DatagramSocket.class,
+                        java.net.URLConnection.class,
+                        ProcessBuilder.class,
+                        Process.class)
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.nio.channels..", "java.net.http..")
+                .allowEmptyShould(true)
+                .as("domain and application do no file, socket, HTTP or process I/O");
+    }
+
+    /** Ports speak {@code ServerFsException}: no checked I/O or SQL exception crosses a module boundary (STYLE.md). */
+    static ArchRule portsDeclareNoIoExceptions(String base) {
+        return noMethods()
+                .that()
+                .areDeclaredInClassesThat()
+                .resideInAPackage(base + ".application.port..")
+                .should()
+                .declareThrowableOfType(java.io.IOException.class)
+                .orShould()
+                .declareThrowableOfType(java.sql.SQLException.class)
+                .allowEmptyShould(true)
+                .as("ports declare no IOException or SQLException");
     }
 
     /** Adapters never depend on each other (ARCHITECTURE.md §2). */

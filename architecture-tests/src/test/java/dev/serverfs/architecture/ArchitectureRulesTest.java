@@ -102,6 +102,24 @@ class ArchitectureRulesTest {
     }
 
     @Test
+    void io_rule_can_fail() {
+        assertPassesOnGood(ArchitectureRules.coreDoesNoIo(GOOD));
+        assertFailsNaming(
+                ArchitectureRules.coreDoesNoIo(BAD),
+                List.of("domain.FileReadingPolicy", "application.service.ProcessStartingService"),
+                List.of("domain.SqlValue"));
+    }
+
+    @Test
+    void port_exception_rule_can_fail() {
+        assertPassesOnGood(ArchitectureRules.portsDeclareNoIoExceptions(GOOD));
+        assertFailsNaming(
+                ArchitectureRules.portsDeclareNoIoExceptions(BAD),
+                List.of("application.port.out.LeakyStore.load(", "application.port.out.LeakyStore.save("),
+                List.of());
+    }
+
+    @Test
     void adapter_isolation_rule_can_fail() {
         assertPassesOnGood(ArchitectureRules.adaptersDoNotDependOnEachOther(new ModuleSlices(GOOD)));
         assertFailsNaming(

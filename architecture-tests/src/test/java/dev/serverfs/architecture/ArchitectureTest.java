@@ -19,6 +19,8 @@ class ArchitectureTest {
     static void import_production_classes() {
         production = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                // Only our own jars hold dev.serverfs classes; skipping the third-party jars keeps the scan fast.
+                .withImportOption(location -> !location.isJar() || location.contains("/serverfs-"))
                 .importPackages(BASE);
     }
 
@@ -64,6 +66,16 @@ class ArchitectureTest {
     @Test
     void the_core_never_reads_the_clock_or_randomness() {
         ArchitectureRules.coreNeverReadsClockOrRandomness(BASE).check(production);
+    }
+
+    @Test
+    void the_core_does_no_io() {
+        ArchitectureRules.coreDoesNoIo(BASE).check(production);
+    }
+
+    @Test
+    void ports_declare_no_io_exceptions() {
+        ArchitectureRules.portsDeclareNoIoExceptions(BASE).check(production);
     }
 
     @Test

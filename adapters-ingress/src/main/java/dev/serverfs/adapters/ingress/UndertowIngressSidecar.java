@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.xnio.Options;
 
 /**
  * The file-ingress sidecar's HTTP server (contract reference §8) on undertow-core: {@code POST /fetch} and
@@ -36,11 +37,19 @@ public final class UndertowIngressSidecar implements AutoCloseable {
                 .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, (long) SidecarHandler.MAX_REQUEST_BYTES)
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 10_000)
                 .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
+                // Bounds every blocking socket read and write, so a stalled peer cannot hold a worker forever.
+                .setSocketOption(Options.READ_TIMEOUT, 60_000)
+                .setSocketOption(Options.WRITE_TIMEOUT, 60_000)
                 .setHandler(new SidecarHandler(fetch, workers, MAX_CONCURRENT_FETCHES))
                 .build();
         try {
             server.start();
         } catch (RuntimeException e) {
+            try {
+                server.stop();
+            } catch (RuntimeException alreadyStopped) {
+                e.addSuppressed(alreadyStopped);
+            }
             workers.shutdownNow();
             throw e;
         }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class ApacheHttpsFetcherIT {
 
     private final LocalHttpsServer upstream = new LocalHttpsServer(TestTls.TRUSTED);
-    private final LocalHttpsServer impostor = new LocalHttpsServer(TestTls.UNTRUSTED);
+    private final LocalHttpsServer impostor = new LocalHttpsServer(TestTls.untrusted());
     private final ApacheHttpsFetcher fetcher =
             TestResolution.fetcher(Duration.ofSeconds(5), upstream.port(), impostor.port());
 

@@ -50,8 +50,9 @@ class SidecarThroughputBench {
             assertArrayEquals(file, viaSidecar.call());
             assertArrayEquals(file, baseline.call());
 
-            double sidecarMs = median(viaSidecar);
-            double baselineMs = median(baseline);
+            double[] medians = interleavedMedians(viaSidecar, baseline);
+            double sidecarMs = medians[0];
+            double baselineMs = medians[1];
             System.out.printf(
                     "ingress-bench cores=%d size=8MiB runs=%d sidecar_median_ms=%.1f sidecar_MiB_s=%.1f"
                             + " fetcher_only_median_ms=%.1f fetcher_only_MiB_s=%.1f ratio=%.2f%n",
@@ -65,20 +66,30 @@ class SidecarThroughputBench {
         }
     }
 
-    private static double median(Callable<byte[]> call) throws Exception {
+    /** Alternates the two calls run by run, so a noisy shared machine slows both alike. */
+    private static double[] interleavedMedians(Callable<byte[]> a, Callable<byte[]> b) throws Exception {
         for (int i = 0; i < WARMUP; i++) {
-            call.call();
+            a.call();
+            b.call();
         }
-        double[] ms = new double[RUNS];
+        double[] msA = new double[RUNS];
+        double[] msB = new double[RUNS];
         for (int i = 0; i < RUNS; i++) {
-            long start = System.nanoTime();
-            byte[] body = call.call();
-            ms[i] = (System.nanoTime() - start) / 1e6;
-            if (body.length != SIZE) {
-                throw new AssertionError("short body");
-            }
+            msA[i] = timed(a);
+            msB[i] = timed(b);
         }
-        Arrays.sort(ms);
-        return ms[RUNS / 2];
+        Arrays.sort(msA);
+        Arrays.sort(msB);
+        return new double[] {msA[RUNS / 2], msB[RUNS / 2]};
+    }
+
+    private static double timed(Callable<byte[]> call) throws Exception {
+        long start = System.nanoTime();
+        byte[] body = call.call();
+        double ms = (System.nanoTime() - start) / 1e6;
+        if (body.length != SIZE) {
+            throw new AssertionError("short body");
+        }
+        return ms;
     }
 }

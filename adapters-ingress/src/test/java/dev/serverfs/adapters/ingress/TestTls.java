@@ -19,13 +19,21 @@ import javax.net.ssl.TrustManagerFactory;
 /**
  * Self-signed test certificates, generated once per test JVM by the JDK's {@code keytool} (a real child process)
  * and trusted only by the client contexts built here. {@link #TRUSTED} covers {@code files.test} and
- * {@code hop.test}; {@link #UNTRUSTED} is a certificate for {@code untrusted.test} that no test client trusts.
+ * {@code hop.test}; {@link #untrusted()} is a certificate for {@code untrusted.test} that no test client trusts.
  */
 final class TestTls {
 
     static final char[] PASSWORD = "test-only".toCharArray();
     static final TestTls TRUSTED = generate("files.test", "hop.test");
-    static final TestTls UNTRUSTED = generate("untrusted.test");
+
+    /** Generated on first use only: most test classes never need it and keytool is a whole JVM start. */
+    static TestTls untrusted() {
+        return Untrusted.INSTANCE;
+    }
+
+    private static final class Untrusted {
+        static final TestTls INSTANCE = generate("untrusted.test");
+    }
 
     private final KeyStore keyStore;
 

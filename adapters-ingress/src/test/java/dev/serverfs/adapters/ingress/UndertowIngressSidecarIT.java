@@ -2,6 +2,7 @@ package dev.serverfs.adapters.ingress;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.serverfs.application.service.FetchRemoteFileService;
 import dev.serverfs.domain.ingress.HostPolicy;
@@ -9,6 +10,7 @@ import dev.serverfs.domain.ingress.SidecarPolicy;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,15 @@ class UndertowIngressSidecarIT {
         assertEquals(status, response.status(), response.text());
         assertEquals("application/json", response.header("Content-Type"));
         assertEquals("{\"code\":\"" + code + "\"}", response.text());
+    }
+
+    @Test
+    void a_port_in_use_fails_to_start() {
+        assertThrows(
+                RuntimeException.class,
+                () -> UndertowIngressSidecar.start("127.0.0.1", address.getPort(), command -> new byte[0]));
+        assertEquals(
+                200, RawHttp.send(address, "GET /healthz HTTP/1.1", new byte[0]).status());
     }
 
     @Test
@@ -188,7 +199,7 @@ class UndertowIngressSidecarIT {
         RawHttp.Response response = fetch("https://files.test/a", 10);
         assertEquals(200, response.status(), response.text());
         assertArrayEquals(new byte[] {4, 2}, response.body());
-        assertEquals(java.util.List.of("/a", "/b", "/c?q=1", "/d"), upstream.paths);
+        assertEquals(List.of("/a", "/b", "/c?q=1", "/d"), upstream.paths);
     }
 
     @Test

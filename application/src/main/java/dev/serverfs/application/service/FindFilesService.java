@@ -47,7 +47,7 @@ public final class FindFilesService implements FindFilesUseCase {
                 truncated[0] = true;
                 return WalkDecision.STOP;
             }
-            if (!policy.entryVisible(path)) {
+            if (!policy.childVisible(path.name())) {
                 return WalkDecision.SKIP;
             }
             if (type == FileType.FILE && glob.matches(path.name())) {

@@ -39,8 +39,7 @@ public final class ListDirectoryService implements ListDirectoryUseCase {
         WorkdirPath directory = policy.resolve(raw);
         int offset = query.offset() == null ? 0 : Math.max(0, query.offset());
         int limit = limits.listLimit(query.limit());
-        List<DirectoryEntry> visible = new ArrayList<>(
-                fs.listDirectory(workdir, directory, name -> policy.entryVisible(directory.child(name))));
+        List<DirectoryEntry> visible = new ArrayList<>(fs.listDirectory(workdir, directory, policy::childVisible));
         visible.sort(Comparator.comparing(DirectoryEntry::name, CodePointOrder.NAMES));
         int from = Math.min(offset, visible.size());
         int to = (int) Math.min((long) offset + limit, visible.size());

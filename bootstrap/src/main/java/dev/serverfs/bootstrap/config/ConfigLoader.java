@@ -57,7 +57,17 @@ public final class ConfigLoader {
             "AGENT_RUNTIMES");
 
     /** The suffixes that are policy overrides (counted in {@code workdirs_with_policy_overrides}). */
-    static final List<String> POLICY_OVERRIDE_SUFFIXES = WORKDIR_SUFFIXES.subList(4, WORKDIR_SUFFIXES.size());
+    static final List<String> POLICY_OVERRIDE_SUFFIXES = List.of(
+            "ALLOW_HIDDEN",
+            "DISABLE_DEFAULT_DENY",
+            "EXTRA_DENY_GLOBS",
+            "MAX_READ_BYTES",
+            "MAX_READ_LINES",
+            "MAX_WRITE_BYTES",
+            "BINARY_TRANSFER_ENABLED",
+            "MAX_BINARY_TRANSFER_BYTES",
+            "AGENT_MODE",
+            "AGENT_RUNTIMES");
 
     /** Runtimes a workdir may allow; {@code fake} only with {@code SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true}. */
     public static final String RUNTIME_CODEX = "codex";
@@ -69,6 +79,7 @@ public final class ConfigLoader {
     static final long MAX_BINARY_LIMIT = 1L << 30;
 
     private static final Pattern WORKDIR_VARIABLE = Pattern.compile("WORKDIR_([0-9]+)_(.*)");
+    private static final Pattern MALFORMED_WORKDIR_VARIABLE = Pattern.compile("WORKDIR_?[0-9]+.*");
     private static final Pattern SAFE_TOKEN = Pattern.compile("[a-z0-9_-]{1,32}");
     private static final Set<String> LOG_LEVELS = Set.of("DEBUG", "INFO", "WARNING", "ERROR");
 
@@ -112,7 +123,7 @@ public final class ConfigLoader {
     }
 
     private ServerFsConfig build() throws ConfigurationException {
-        rejectUnknownWorkdirVariables();
+        rejectTypos();
         String logLevel = logLevel();
         ServerFsConfig.Network network = network();
         ServerLimits limits = limits();
@@ -148,10 +159,21 @@ public final class ConfigLoader {
         return new ServerFsConfig(logLevel, network, limits, new Workdirs(workdirs), fileIngress(), agent, summary);
     }
 
-    private void rejectUnknownWorkdirVariables() throws ConfigurationException {
+    private void rejectTypos() throws ConfigurationException {
         for (String name : new TreeSet<>(vars.names())) {
+            Optional<String> meant = KnownVariables.nearMiss(name);
+            if (meant.isPresent() && vars.get(name).isPresent()) {
+                throw new ConfigurationException("unknown variable " + name + " (did you mean " + meant.get() + "?)");
+            }
             Matcher m = WORKDIR_VARIABLE.matcher(name);
-            if (!m.matches() || vars.get(name).isEmpty()) {
+            if (vars.get(name).isEmpty()) {
+                continue;
+            }
+            if (!m.matches()) {
+                if (MALFORMED_WORKDIR_VARIABLE.matcher(name).matches()) {
+                    throw new ConfigurationException(
+                            name + ": workdir variables are named WORKDIR_NN_<SETTING>, for example WORKDIR_01_ALIAS");
+                }
                 continue;
             }
             String digits = m.group(1);

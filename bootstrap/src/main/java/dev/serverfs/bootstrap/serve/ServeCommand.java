@@ -1,6 +1,5 @@
 package dev.serverfs.bootstrap.serve;
 
-import dev.serverfs.adapters.mcp.McpServer;
 import dev.serverfs.bootstrap.config.ConfigLoader;
 import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.EnvFileOption;
@@ -42,9 +41,9 @@ public final class ServeCommand implements Callable<Integer> {
             return StartupEvents.configurationFailed(e);
         }
         ServerFsLogging.applyLevel(config.logLevel());
-        McpServer server;
+        ServeWiring serving;
         try {
-            server = ServeWiring.start(config);
+            serving = ServeWiring.start(config);
         } catch (RuntimeException e) {
             if (!(rootCause(e) instanceof IOException)) {
                 throw e;
@@ -75,17 +74,22 @@ public final class ServeCommand implements Callable<Integer> {
         StartupEvents.started(config);
         log.atInfo()
                 .setMessage("mcp_listening")
-                .addKeyValue("port", server.port())
-                .addKeyValue("tools", server.toolNames().size())
+                .addKeyValue("port", serving.server().port())
+                .addKeyValue("tools", serving.server().toolNames().size())
                 .log();
-        System.err.println("ServerFS listening on " + server.endpoint());
+        System.err.println("ServerFS listening on " + serving.server().endpoint());
         System.err.flush();
         try {
             stopRequested.await();
         } finally {
-            server.close();
-            log.atInfo().setMessage("shutdown").log();
-            stopped.countDown();
+            try {
+                serving.close();
+            } catch (RuntimeException e) {
+                log.atWarn().setMessage("shutdown_incomplete").setCause(e).log();
+            } finally {
+                log.atInfo().setMessage("shutdown").log();
+                stopped.countDown();
+            }
         }
         return 0;
     }

@@ -1,33 +1,79 @@
 package dev.serverfs.bootstrap.serve;
 
+import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
 import dev.serverfs.adapters.mcp.McpServer;
 import dev.serverfs.adapters.mcp.McpSettings;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.Slf4jAuditLog;
 import dev.serverfs.adapters.mcp.ToolSurface;
+import dev.serverfs.adapters.mcp.tools.FindFilesTool;
+import dev.serverfs.adapters.mcp.tools.ListDirectoryTool;
 import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
+import dev.serverfs.adapters.mcp.tools.ReadTextFileTool;
+import dev.serverfs.adapters.mcp.tools.SearchTextTool;
+import dev.serverfs.adapters.mcp.tools.StatFileTool;
 import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.application.port.out.WorkdirFileSystem;
+import dev.serverfs.application.service.FindFilesService;
+import dev.serverfs.application.service.ListDirectoryService;
 import dev.serverfs.application.service.ListWorkdirsService;
+import dev.serverfs.application.service.ReadResourceService;
+import dev.serverfs.application.service.ReadTextFileService;
+import dev.serverfs.application.service.SearchTextService;
+import dev.serverfs.application.service.StatFileService;
 import dev.serverfs.bootstrap.ServerFsVersion;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.domain.workdir.ServerLimits;
+import dev.serverfs.domain.workdir.Workdirs;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Composition of the {@code serve} process: configuration → use cases → MCP tools → {@link McpServer}. Every tool
- * of every surface is listed in {@link #tools}; the server itself leaves out the surfaces {@link #surfaces}
- * does not enable (CONTRACT.md §1, reference §1.5).
+ * Composition of the {@code serve} process: configuration → adapters → use cases → MCP tools → {@link McpServer}.
+ * Every tool of every surface is listed in {@link #tools}; the server itself leaves out the surfaces
+ * {@link #surfaces} does not enable (CONTRACT.md §1, reference §1.5). Closing stops the server, then releases the
+ * filesystem adapter's root descriptors.
  */
-public final class ServeWiring {
+public final class ServeWiring implements AutoCloseable {
 
-    private ServeWiring() {}
+    private final LinuxWorkdirFileSystem fileSystem;
+    private final McpServer server;
+
+    private ServeWiring(LinuxWorkdirFileSystem fileSystem, McpServer server) {
+        this.fileSystem = fileSystem;
+        this.server = server;
+    }
 
     /** Starts the MCP endpoint for this configuration. */
-    public static McpServer start(ServerFsConfig config) {
-        AuditLog audit = new Slf4jAuditLog();
-        return McpServer.start(settings(config), audit, tools(config));
+    public static ServeWiring start(ServerFsConfig config) {
+        LinuxWorkdirFileSystem fileSystem = new LinuxWorkdirFileSystem();
+        try {
+            AuditLog audit = new Slf4jAuditLog();
+            McpServer server = McpServer.start(
+                    settings(config),
+                    audit,
+                    tools(config, fileSystem),
+                    new ReadResourceService(config.workdirs(), fileSystem));
+            return new ServeWiring(fileSystem, server);
+        } catch (RuntimeException e) {
+            fileSystem.close();
+            throw e;
+        }
+    }
+
+    public McpServer server() {
+        return server;
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } finally {
+            fileSystem.close();
+        }
     }
 
     static McpSettings settings(ServerFsConfig config) {
@@ -57,8 +103,16 @@ public final class ServeWiring {
         return surfaces;
     }
 
-    /** Every tool, of every surface: add new tools here (the server filters by surface). */
-    static List<McpTool> tools(ServerFsConfig config) {
-        return List.of(new ListWorkdirsTool(new ListWorkdirsService(config.workdirs())));
+    /** Every tool, of every surface, in {@code tools/list} order: add new tools here (the server filters by surface). */
+    static List<McpTool> tools(ServerFsConfig config, WorkdirFileSystem fs) {
+        Workdirs workdirs = config.workdirs();
+        ServerLimits limits = config.limits();
+        return List.of(
+                new ListWorkdirsTool(new ListWorkdirsService(workdirs)),
+                new ListDirectoryTool(new ListDirectoryService(workdirs, limits, fs)),
+                new FindFilesTool(new FindFilesService(workdirs, limits, fs)),
+                new SearchTextTool(new SearchTextService(workdirs, limits, fs)),
+                new ReadTextFileTool(new ReadTextFileService(workdirs, fs)),
+                new StatFileTool(new StatFileService(workdirs, fs)));
     }
 }

@@ -403,12 +403,45 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void a_malformed_workdir_variable_name_is_rejected() throws Exception {
+        for (String name : List.of("WORKDIR01_ALIAS", "WORKDIR_01ALIAS", "WORKDIR1_EXTRA_DENY_GLOBS")) {
+            env.clear();
+            env.put(name, "x");
+            assertRejected(name + ": workdir variables are named WORKDIR_NN_<SETTING>, for example WORKDIR_01_ALIAS");
+        }
+        env.clear();
+        env.put("WORKDIR", "unrelated");
+        env.put("WORKDIR_ROOT", "unrelated");
+        assertEquals(0, load().workdirs().all().size());
+    }
+
+    @Test
     void an_unknown_slot_variable_is_a_typo_and_rejected() throws Exception {
         docsWorkdir();
         env.put("WORKDIR_01_EXTRA_DENY_GLOB", "*.key");
         assertRejected("unknown variable WORKDIR_01_EXTRA_DENY_GLOB");
         env.put("WORKDIR_01_EXTRA_DENY_GLOB", "");
         assertEquals(1, load().workdirs().all().size());
+    }
+
+    @Test
+    void a_near_miss_of_a_known_serverfs_variable_is_a_typo_and_rejected() throws Exception {
+        env.put("SERVERFS_EXTRA_DENY_GLOB", "*.key");
+        assertRejected("unknown variable SERVERFS_EXTRA_DENY_GLOB (did you mean SERVERFS_EXTRA_DENY_GLOBS?)");
+        env.clear();
+        env.put("SERVERFS_ALOW_HIDDEN", "false");
+        assertRejected("unknown variable SERVERFS_ALOW_HIDDEN (did you mean SERVERFS_ALLOW_HIDDEN?)");
+        env.clear();
+        env.put("SERVERFS_AGENT_RUNTIME", "codex");
+        assertRejected("unknown variable SERVERFS_AGENT_RUNTIME (did you mean SERVERFS_AGENT_RUNTIMES?)");
+        env.clear();
+        // Other roles' variables, far-off names and empty near misses are left alone.
+        env.put("SERVERFS_CODEX_BIN", "codex");
+        env.put("SERVERFS_UID", "1000");
+        env.put("SERVERFS_GID", "1000");
+        env.put("SERVERFS_SOMETHING_ELSE_ENTIRELY", "x");
+        env.put("SERVERFS_EXTRA_DENY_GLOB", "");
+        assertEquals(0, load().workdirs().all().size());
     }
 
     @Test

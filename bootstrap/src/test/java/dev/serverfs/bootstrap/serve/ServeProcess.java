@@ -106,7 +106,9 @@ final class ServeProcess implements AutoCloseable {
 
     /** SIGTERM, then the exit code (or -1 if it had to be killed). */
     int terminate(Duration grace) throws InterruptedException {
-        process.destroy();
+        // ProcessHandle.destroy sends SIGTERM only; Process.destroy would also close our end of its stderr,
+        // losing what the process writes while it shuts down.
+        process.toHandle().destroy();
         if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
             return process.exitValue();
         }

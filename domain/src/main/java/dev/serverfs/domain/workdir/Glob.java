@@ -29,12 +29,48 @@ public final class Glob {
         }
     }
 
+    /** Shapes matched without the general algorithm (most deny globs and find patterns are one of these). */
+    private enum Shape {
+        GENERAL,
+        EXACT,
+        PREFIX,
+        SUFFIX,
+        ANY
+    }
+
     private final String pattern;
     private final Token[] tokens;
+    private final Shape shape;
+    private final String literal;
 
     private Glob(String pattern, Token[] tokens) {
         this.pattern = pattern;
         this.tokens = tokens;
+        int stars = 0;
+        boolean onlyLiteralsAndStars = true;
+        StringBuilder text = new StringBuilder();
+        for (Token t : tokens) {
+            switch (t) {
+                case Star s -> stars++;
+                case Literal l -> text.appendCodePoint(l.codePoint());
+                case AnyChar a -> onlyLiteralsAndStars = false;
+                case CharClass c -> onlyLiteralsAndStars = false;
+            }
+        }
+        this.literal = text.toString();
+        if (!onlyLiteralsAndStars || stars > 1) {
+            this.shape = Shape.GENERAL;
+        } else if (stars == 0) {
+            this.shape = Shape.EXACT;
+        } else if (tokens.length == 1) {
+            this.shape = Shape.ANY;
+        } else if (tokens[0] instanceof Star) {
+            this.shape = Shape.SUFFIX;
+        } else if (tokens[tokens.length - 1] instanceof Star) {
+            this.shape = Shape.PREFIX;
+        } else {
+            this.shape = Shape.GENERAL;
+        }
     }
 
     public static Glob compile(String pattern) {
@@ -100,6 +136,16 @@ public final class Glob {
     }
 
     public boolean matches(String text) {
+        return switch (shape) {
+            case EXACT -> text.equals(literal);
+            case PREFIX -> text.startsWith(literal);
+            case SUFFIX -> text.endsWith(literal);
+            case ANY -> true;
+            case GENERAL -> matchesGeneral(text);
+        };
+    }
+
+    private boolean matchesGeneral(String text) {
         int[] s = text.codePoints().toArray();
         int si = 0;
         int ti = 0;

@@ -106,6 +106,17 @@ public final class PathPolicy {
         return !deny.denies(entry);
     }
 
+    /**
+     * {@link #entryVisible} for an entry named {@code name} directly inside a directory that itself passed this
+     * policy: only the new component needs checking.
+     */
+    public boolean childVisible(String name) {
+        if (!allowHidden && isHidden(name)) {
+            return false;
+        }
+        return !deny.deniesComponent(name) && !deny.deniesBasename(name);
+    }
+
     /** The full check of a path found by content search (reference §2.4: policy re-applied to the result). */
     public boolean pathVisible(WorkdirPath path) {
         if (!allowHidden) {

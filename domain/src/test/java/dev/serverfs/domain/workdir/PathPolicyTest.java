@@ -119,6 +119,27 @@ class PathPolicyTest {
     }
 
     @Test
+    void child_visibility_agrees_with_entry_visibility_inside_a_visible_directory() {
+        WorkdirPath dir = new WorkdirPath(List.of("d", "e"));
+        for (String name : List.of(
+                "a.txt",
+                ".hidden",
+                "x.pem",
+                "secrets",
+                "old.bak",
+                ".serverfs-tmp-1",
+                ".ssh",
+                ".env.local",
+                "prod.env",
+                "id_rsa",
+                "README")) {
+            for (PathPolicy p : List.of(strict, lenient)) {
+                assertEquals(p.entryVisible(dir.child(name)), p.childVisible(name), name);
+            }
+        }
+    }
+
+    @Test
     void search_results_are_rechecked_over_the_whole_path() {
         assertFalse(strict.pathVisible(new WorkdirPath(List.of(".cache", "x.txt"))));
         assertFalse(strict.pathVisible(new WorkdirPath(List.of("a", "secrets", "x.txt"))));
