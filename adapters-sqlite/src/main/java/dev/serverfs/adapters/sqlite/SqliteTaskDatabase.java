@@ -32,13 +32,14 @@ final class SqliteTaskDatabase implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SqliteTaskDatabase.class);
 
+    private static final ReentrantLock MIGRATION = new ReentrantLock();
+
     static {
         // jOOQ prints a banner and tips on first use; neither belongs in JSON logs.
         System.setProperty("org.jooq.no-logo", "true");
         System.setProperty("org.jooq.no-tips", "true");
     }
 
-    private final StateDirectory state;
     private final Optional<Connection> writerConnection;
     private final Optional<DSLContext> writer;
     private final Connection readerConnection;
@@ -46,9 +47,7 @@ final class SqliteTaskDatabase implements AutoCloseable {
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ReentrantLock readLock = new ReentrantLock();
 
-    private SqliteTaskDatabase(
-            StateDirectory state, Optional<Connection> writerConnection, Connection readerConnection) {
-        this.state = state;
+    private SqliteTaskDatabase(Optional<Connection> writerConnection, Connection readerConnection) {
         this.writerConnection = writerConnection;
         this.writer = writerConnection.map(SqliteTaskDatabase::dsl);
         this.readerConnection = readerConnection;
@@ -66,6 +65,9 @@ final class SqliteTaskDatabase implements AutoCloseable {
         Path migrationLock = state.privateFile(state.migrationLock());
         Connection writer = null;
         Connection reader = null;
+        // The file lock excludes other processes; this one excludes other threads of this JVM, for which a second
+        // FileChannel.lock would throw, and serialises Liquibase's process-global lock bookkeeping.
+        MIGRATION.lock();
         try (FileChannel channel = FileChannel.open(migrationLock, StandardOpenOption.WRITE);
                 FileLock ignored = channel.lock()) {
             writer = writerConfig().createConnection(url(database));
@@ -75,11 +77,13 @@ final class SqliteTaskDatabase implements AutoCloseable {
             reader = readerConfig().createConnection(url(database));
             state.restrictCompanions();
             log.atInfo().setMessage("task_store_opened").log();
-            return new SqliteTaskDatabase(state, Optional.of(writer), reader);
+            return new SqliteTaskDatabase(Optional.of(writer), reader);
         } catch (Exception e) {
             closeQuietly(reader);
             closeQuietly(writer);
             throw SqliteFailures.storage("open", e);
+        } finally {
+            MIGRATION.unlock();
         }
     }
 
@@ -96,7 +100,7 @@ final class SqliteTaskDatabase implements AutoCloseable {
         try {
             Connection reader = readerConfig().createConnection(url(state.database()));
             state.restrictCompanions();
-            return Optional.of(new SqliteTaskDatabase(state, Optional.empty(), reader));
+            return Optional.of(new SqliteTaskDatabase(Optional.empty(), reader));
         } catch (SQLException e) {
             throw SqliteFailures.storage("open_read_only", e);
         }
@@ -112,9 +116,9 @@ final class SqliteTaskDatabase implements AutoCloseable {
                 () -> new ServerFsException(ErrorCode.AGENT_RESULT_STORAGE_ERROR, "the task store is open read-only"));
         writeLock.lock();
         try {
-            T result = dsl.transactionResult(configuration -> work.apply(configuration.dsl()));
-            state.restrictCompanions();
-            return result;
+            // No chmod per write: the companions were checked after connecting, and SQLite creates a later -wal or
+            // -shm with the database file's own mode (0600).
+            return dsl.transactionResult(configuration -> work.apply(configuration.dsl()));
         } catch (ServerFsException e) {
             throw e;
         } catch (RuntimeException e) {
