@@ -36,10 +36,12 @@ import dev.serverfs.application.service.ReadTextFileService;
 import dev.serverfs.application.service.SearchTextService;
 import dev.serverfs.application.service.StatFileService;
 import dev.serverfs.bootstrap.ServerFsVersion;
+import dev.serverfs.bootstrap.agent.AgentWiring;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -54,25 +56,31 @@ import java.util.Set;
 public final class ServeWiring implements AutoCloseable {
 
     private final LinuxWorkdirFileSystem fileSystem;
+    private final AgentWiring agent;
     private final McpServer server;
 
-    private ServeWiring(LinuxWorkdirFileSystem fileSystem, McpServer server) {
+    private ServeWiring(LinuxWorkdirFileSystem fileSystem, AgentWiring agent, McpServer server) {
         this.fileSystem = fileSystem;
+        this.agent = agent;
         this.server = server;
     }
 
     /** Starts the MCP endpoint for this configuration. */
     public static ServeWiring start(ServerFsConfig config) {
         LinuxWorkdirFileSystem fileSystem = new LinuxWorkdirFileSystem();
+        AgentWiring agent = null;
         try {
             AuditLog audit = new Slf4jAuditLog();
+            agent = AgentWiring.start(config, fileSystem);
+            List<McpTool> tools = new ArrayList<>(tools(config, fileSystem, fileSystem, writerLeases(config)));
+            tools.addAll(agent.tools());
             McpServer server = McpServer.start(
-                    settings(config),
-                    audit,
-                    tools(config, fileSystem, fileSystem, writerLeases(config)),
-                    new ReadResourceService(config.workdirs(), fileSystem));
-            return new ServeWiring(fileSystem, server);
+                    settings(config), audit, tools, new ReadResourceService(config.workdirs(), fileSystem));
+            return new ServeWiring(fileSystem, agent, server);
         } catch (RuntimeException e) {
+            if (agent != null) {
+                agent.close();
+            }
             fileSystem.close();
             throw e;
         }
@@ -87,7 +95,11 @@ public final class ServeWiring implements AutoCloseable {
         try {
             server.close();
         } finally {
-            fileSystem.close();
+            try {
+                agent.close();
+            } finally {
+                fileSystem.close();
+            }
         }
     }
 
