@@ -38,7 +38,6 @@ final class SqliteTaskDatabase implements AutoCloseable {
         System.setProperty("org.jooq.no-tips", "true");
     }
 
-    private final StateDirectory state;
     private final Optional<Connection> writerConnection;
     private final Optional<DSLContext> writer;
     private final Connection readerConnection;
@@ -46,9 +45,7 @@ final class SqliteTaskDatabase implements AutoCloseable {
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ReentrantLock readLock = new ReentrantLock();
 
-    private SqliteTaskDatabase(
-            StateDirectory state, Optional<Connection> writerConnection, Connection readerConnection) {
-        this.state = state;
+    private SqliteTaskDatabase(Optional<Connection> writerConnection, Connection readerConnection) {
         this.writerConnection = writerConnection;
         this.writer = writerConnection.map(SqliteTaskDatabase::dsl);
         this.readerConnection = readerConnection;
@@ -75,7 +72,7 @@ final class SqliteTaskDatabase implements AutoCloseable {
             reader = readerConfig().createConnection(url(database));
             state.restrictCompanions();
             log.atInfo().setMessage("task_store_opened").log();
-            return new SqliteTaskDatabase(state, Optional.of(writer), reader);
+            return new SqliteTaskDatabase(Optional.of(writer), reader);
         } catch (Exception e) {
             closeQuietly(reader);
             closeQuietly(writer);
@@ -96,7 +93,7 @@ final class SqliteTaskDatabase implements AutoCloseable {
         try {
             Connection reader = readerConfig().createConnection(url(state.database()));
             state.restrictCompanions();
-            return Optional.of(new SqliteTaskDatabase(state, Optional.empty(), reader));
+            return Optional.of(new SqliteTaskDatabase(Optional.empty(), reader));
         } catch (SQLException e) {
             throw SqliteFailures.storage("open_read_only", e);
         }
@@ -112,9 +109,9 @@ final class SqliteTaskDatabase implements AutoCloseable {
                 () -> new ServerFsException(ErrorCode.AGENT_RESULT_STORAGE_ERROR, "the task store is open read-only"));
         writeLock.lock();
         try {
-            T result = dsl.transactionResult(configuration -> work.apply(configuration.dsl()));
-            state.restrictCompanions();
-            return result;
+            // No chmod per write: the companions were checked after connecting, and SQLite creates a later -wal or
+            // -shm with the database file's own mode (0600).
+            return dsl.transactionResult(configuration -> work.apply(configuration.dsl()));
         } catch (ServerFsException e) {
             throw e;
         } catch (RuntimeException e) {

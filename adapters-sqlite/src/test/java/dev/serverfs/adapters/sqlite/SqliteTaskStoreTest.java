@@ -226,6 +226,36 @@ class SqliteTaskStoreTest {
     }
 
     @Test
+    void read_only_listing_reads_an_earlier_schema_without_migrating_it() throws Exception {
+        Path stateDir = Files.createDirectory(temp.resolve("state"));
+        Files.setPosixFilePermissions(stateDir, PosixFilePermissions.fromString("rwx------"));
+        try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + stateDir.resolve("state.sqlite3"));
+                Statement statement = raw.createStatement()) {
+            statement.executeUpdate("""
+                    CREATE TABLE tasks (task_id TEXT PRIMARY KEY, runtime TEXT NOT NULL, workdir_alias TEXT NOT NULL,
+                      workdir_slot INTEGER NOT NULL, relative_cwd TEXT NOT NULL, profile TEXT NOT NULL,
+                      status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+                      completed_at TEXT, error_code TEXT)""");
+            statement.executeUpdate("""
+                    INSERT INTO tasks (task_id, runtime, workdir_alias, workdir_slot, relative_cwd, profile, status,
+                      created_at, updated_at)
+                    VALUES ('agt_00000000000000000000000a', 'claude', 'docs', 1, '.', 'workspace-write', 'queued',
+                      '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00')""");
+        }
+        Files.setPosixFilePermissions(stateDir.resolve("state.sqlite3"), PosixFilePermissions.fromString("rw-------"));
+
+        List<SqliteTaskStores.TaskSummary> listed = SqliteTaskStores.listReadOnly(stateDir, false);
+        assertEquals(1, listed.size());
+        assertEquals("claude", listed.get(0).runtime());
+        assertEquals(
+                0,
+                count(stateDir, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'DATABASECHANGELOG%'"),
+                "the listing never migrates");
+        assertEquals(
+                0, count(stateDir, "SELECT count(*) FROM pragma_table_info('tasks') WHERE name = 'idempotency_key'"));
+    }
+
+    @Test
     void read_only_listing_of_a_missing_store_is_empty_and_creates_nothing() {
         Path stateDir = temp.resolve("absent");
         assertEquals(List.of(), SqliteTaskStores.listReadOnly(stateDir, true));

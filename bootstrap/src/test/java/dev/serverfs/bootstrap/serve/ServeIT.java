@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +111,7 @@ class ServeIT {
     }
 
     @Test
-    void official_typescript_sdk_client_lists_tools_and_calls_list_workdirs() throws Exception {
+    void official_typescript_sdk_client_lists_tools_and_calls_list_workdirs_and_read_text_file() throws Exception {
         Path tools = McpYardsticks.install();
 
         McpYardsticks.Run run = McpYardsticks.run(
@@ -123,7 +124,10 @@ class ServeIT {
                 "--list",
                 "--call",
                 "list_workdirs",
-                "{}");
+                "{}",
+                "--call",
+                "read_text_file",
+                "{\"workdir\":\"docs\",\"path\":\"README.md\"}");
 
         assertEquals(0, run.exitCode(), run.output());
         JsonNode out = JSON.readTree(run.output());
@@ -141,12 +145,31 @@ class ServeIT {
         assertEquals(
                 result.get("structuredContent"),
                 JSON.readTree(result.at("/content/0/text").textValue()));
+        JsonNode read = out.at("/calls/1/result");
+        assertFalse(read.get("isError").booleanValue(), read.toString());
+        assertTrue(read.toString().contains("hello"), "read_text_file is wired to the filesystem: " + read);
+        String listAudit = serve.awaitLine(
+                        l -> l.contains("\"event\":\"tool_call\"") && l.contains("\"tool\":\"list_workdirs\""),
+                        Duration.ofSeconds(10))
+                .orElseThrow(() -> new AssertionError("no tool_call event: " + serve.stderr()));
+        serve.awaitLine(l -> l.contains("\"tool\":\"read_text_file\""), Duration.ofSeconds(10));
+        assertEquals(
+                1,
+                serve.stderr().stream()
+                        .filter(l -> l.contains("\"tool\":\"list_workdirs\""))
+                        .count(),
+                "exactly one audit event per call: " + serve.stderr());
+        List<String> keys = new ArrayList<>();
+        JSON.readTree(listAudit).fieldNames().forEachRemaining(keys::add);
+        assertEquals(
+                List.of("timestamp", "level", "event", "tool", "duration_ms", "success", "returned"), keys, listAudit);
         assertTrue(
-                serve.awaitLine(
-                                l -> l.contains("\"event\":\"tool_call\"") && l.contains("\"returned\":1"),
-                                Duration.ofSeconds(10))
-                        .isPresent(),
-                "tool_call audit event: " + serve.stderr());
+                JSON.readTree(listAudit).get("duration_ms").toString().matches("\\d+\\.\\d"),
+                "duration_ms has one decimal: " + listAudit);
+        assertTrue(
+                serve.stderr().stream().noneMatch(l -> l.contains(workdirs.toString())),
+                "no host path in any log line: " + serve.stderr());
+        assertTrue(serve.stderr().stream().noneMatch(l -> l.contains("hello")), "no file content in any log line");
     }
 
     @Test
