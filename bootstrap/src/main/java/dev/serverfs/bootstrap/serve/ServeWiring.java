@@ -1,33 +1,46 @@
 package dev.serverfs.bootstrap.serve;
 
 import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
+import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
+import dev.serverfs.adapters.ingress.SidecarFileIngress;
 import dev.serverfs.adapters.mcp.McpServer;
 import dev.serverfs.adapters.mcp.McpSettings;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.Slf4jAuditLog;
 import dev.serverfs.adapters.mcp.ToolSurface;
+import dev.serverfs.adapters.mcp.tools.DownloadBinaryFileTool;
 import dev.serverfs.adapters.mcp.tools.FindFilesTool;
 import dev.serverfs.adapters.mcp.tools.ListDirectoryTool;
 import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
 import dev.serverfs.adapters.mcp.tools.ReadTextFileTool;
 import dev.serverfs.adapters.mcp.tools.SearchTextTool;
 import dev.serverfs.adapters.mcp.tools.StatFileTool;
+import dev.serverfs.adapters.mcp.tools.UploadBinaryFileTool;
 import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.application.port.out.FileIngress;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
+import dev.serverfs.application.port.out.WorkdirMutations;
+import dev.serverfs.application.port.out.WriterLeases;
+import dev.serverfs.application.service.DownloadBinaryFileService;
 import dev.serverfs.application.service.FindFilesService;
 import dev.serverfs.application.service.ListDirectoryService;
 import dev.serverfs.application.service.ListWorkdirsService;
+import dev.serverfs.application.service.MutationGate;
 import dev.serverfs.application.service.ReadResourceService;
 import dev.serverfs.application.service.ReadTextFileService;
 import dev.serverfs.application.service.SearchTextService;
 import dev.serverfs.application.service.StatFileService;
+import dev.serverfs.application.service.UploadBinaryFileService;
 import dev.serverfs.bootstrap.ServerFsVersion;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.Workdirs;
+import java.net.URI;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -39,28 +52,48 @@ import java.util.Set;
 public final class ServeWiring implements AutoCloseable {
 
     private final LinuxWorkdirFileSystem fileSystem;
+    private final Optional<SidecarFileIngress> ingress;
     private final McpServer server;
 
-    private ServeWiring(LinuxWorkdirFileSystem fileSystem, McpServer server) {
+    private ServeWiring(LinuxWorkdirFileSystem fileSystem, Optional<SidecarFileIngress> ingress, McpServer server) {
         this.fileSystem = fileSystem;
+        this.ingress = ingress;
         this.server = server;
     }
 
     /** Starts the MCP endpoint for this configuration. */
     public static ServeWiring start(ServerFsConfig config) {
+        return start(config, ingress(config));
+    }
+
+    /**
+     * Starts the MCP endpoint with {@code fileIngress} as the upload's {@code file} source (tests pass an in-memory
+     * one); present exactly when {@code SERVERFS_FILE_INGRESS_ENABLED=true}.
+     */
+    public static ServeWiring start(ServerFsConfig config, Optional<? extends FileIngress> fileIngress) {
         LinuxWorkdirFileSystem fileSystem = new LinuxWorkdirFileSystem();
+        Optional<SidecarFileIngress> owned =
+                fileIngress.filter(SidecarFileIngress.class::isInstance).map(SidecarFileIngress.class::cast);
         try {
             AuditLog audit = new Slf4jAuditLog();
+            List<McpTool> tools = new ArrayList<>(tools(config, fileSystem));
+            tools.addAll(binaryTools(config, fileSystem, fileSystem, fileIngress.map(FileIngress.class::cast)));
             McpServer server = McpServer.start(
-                    settings(config),
-                    audit,
-                    tools(config, fileSystem),
-                    new ReadResourceService(config.workdirs(), fileSystem));
-            return new ServeWiring(fileSystem, server);
+                    settings(config), audit, tools, new ReadResourceService(config.workdirs(), fileSystem));
+            return new ServeWiring(fileSystem, owned, server);
         } catch (RuntimeException e) {
+            owned.ifPresent(SidecarFileIngress::close);
             fileSystem.close();
             throw e;
         }
+    }
+
+    private static Optional<SidecarFileIngress> ingress(ServerFsConfig config) {
+        ServerFsConfig.FileIngress settings = config.fileIngress();
+        if (!settings.enabled()) {
+            return Optional.empty();
+        }
+        return Optional.of(new SidecarFileIngress(URI.create(settings.sidecarUrl()), settings.timeout()));
     }
 
     public McpServer server() {
@@ -72,6 +105,7 @@ public final class ServeWiring implements AutoCloseable {
         try {
             server.close();
         } finally {
+            ingress.ifPresent(SidecarFileIngress::close);
             fileSystem.close();
         }
     }
@@ -114,5 +148,22 @@ public final class ServeWiring implements AutoCloseable {
                 new SearchTextTool(new SearchTextService(workdirs, limits, fs)),
                 new ReadTextFileTool(new ReadTextFileService(workdirs, fs)),
                 new StatFileTool(new StatFileService(workdirs, fs)));
+    }
+
+    /**
+     * The binary tools (reference §2.14-§2.15), registered by the server only when a workdir enables binary
+     * transfer. The upload publishes through the shared mutation gate: one process-wide lock and, when Agent
+     * delegation is configured, the slot's writer lease.
+     */
+    static List<McpTool> binaryTools(
+            ServerFsConfig config, WorkdirFileSystem fs, WorkdirMutations mutations, Optional<FileIngress> ingress) {
+        Workdirs workdirs = config.workdirs();
+        Optional<WriterLeases> leases = config.agent().bridgeEnabled()
+                ? Optional.of(new FlockWriterLeases(config.agent().lockDir()))
+                : Optional.empty();
+        MutationGate gate = new MutationGate(workdirs, leases);
+        return List.of(
+                new DownloadBinaryFileTool(new DownloadBinaryFileService(workdirs, fs)),
+                new UploadBinaryFileTool(new UploadBinaryFileService(gate, mutations, ingress), ingress.isPresent()));
     }
 }
