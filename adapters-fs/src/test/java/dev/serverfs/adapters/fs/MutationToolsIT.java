@@ -74,13 +74,17 @@ class MutationToolsIT {
     DeleteDirectoryService rmdir;
 
     static WorkdirPolicy policy(boolean allowHidden) {
+        return policy(allowHidden, MAX_WRITE);
+    }
+
+    static WorkdirPolicy policy(boolean allowHidden, int maxWrite) {
         return new WorkdirPolicy(
                 allowHidden,
                 false,
                 List.of("*.bak"),
                 65536,
                 500,
-                MAX_WRITE,
+                maxWrite,
                 false,
                 1 << 20,
                 AgentMode.DISABLED,
@@ -367,6 +371,40 @@ class MutationToolsIT {
         xattrs = Files.getFileAttributeView(f, UserDefinedFileAttributeView.class);
         int n = xattrs.read("serverfs.test", value);
         assertEquals("kept", new String(value.array(), 0, n, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void an_owner_that_cannot_be_preserved_is_metadata_preservation_failed_and_nothing_changes() throws Exception {
+        // Root with every capability can always chown; a child JVM without CAP_CHOWN (setpriv) cannot give the
+        // replacement to the file's other owner, as an unprivileged server could not.
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to give the file to another user");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "util-linux setpriv is not installed");
+        Path f = file("theirs.txt", "old\n");
+        Files.setAttribute(f, "unix:uid", 4242);
+        Files.setAttribute(f, "unix:gid", 4343);
+        Files.setAttribute(f, "unix:mode", 0666);
+        String before = revision("theirs.txt");
+        Process child = new ProcessBuilder(
+                        "/usr/bin/setpriv",
+                        "--inh-caps=-all",
+                        "--ambient-caps=-all",
+                        "--bounding-set=-all",
+                        "--",
+                        ProcessHandle.current().info().command().orElse("java"),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        MetadataFailureChild.class.getName(),
+                        root.toString(),
+                        "theirs.txt")
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+        assertEquals("METADATA_PRESERVATION_FAILED", out);
+        assertEquals("old\n", Files.readString(f));
+        assertEquals(before, revision("theirs.txt"));
+        assertEquals(List.of(), reservedEntries());
     }
 
     @Test

@@ -8,7 +8,12 @@ import dev.serverfs.adapters.mcp.McpSettings;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.Slf4jAuditLog;
 import dev.serverfs.adapters.mcp.ToolSurface;
+import dev.serverfs.adapters.mcp.tools.CreateDirectoryTool;
+import dev.serverfs.adapters.mcp.tools.CreateTextFileTool;
+import dev.serverfs.adapters.mcp.tools.DeleteDirectoryTool;
+import dev.serverfs.adapters.mcp.tools.DeleteFileTool;
 import dev.serverfs.adapters.mcp.tools.DownloadBinaryFileTool;
+import dev.serverfs.adapters.mcp.tools.EditTextFileTool;
 import dev.serverfs.adapters.mcp.tools.FindFilesTool;
 import dev.serverfs.adapters.mcp.tools.ListDirectoryTool;
 import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
@@ -21,7 +26,12 @@ import dev.serverfs.application.port.out.FileIngress;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.application.port.out.WorkdirMutations;
 import dev.serverfs.application.port.out.WriterLeases;
+import dev.serverfs.application.service.CreateDirectoryService;
+import dev.serverfs.application.service.CreateTextFileService;
+import dev.serverfs.application.service.DeleteDirectoryService;
+import dev.serverfs.application.service.DeleteFileService;
 import dev.serverfs.application.service.DownloadBinaryFileService;
+import dev.serverfs.application.service.EditTextFileService;
 import dev.serverfs.application.service.FindFilesService;
 import dev.serverfs.application.service.ListDirectoryService;
 import dev.serverfs.application.service.ListWorkdirsService;
@@ -37,7 +47,6 @@ import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.net.URI;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -76,10 +85,16 @@ public final class ServeWiring implements AutoCloseable {
                 fileIngress.filter(SidecarFileIngress.class::isInstance).map(SidecarFileIngress.class::cast);
         try {
             AuditLog audit = new Slf4jAuditLog();
-            List<McpTool> tools = new ArrayList<>(tools(config, fileSystem));
-            tools.addAll(binaryTools(config, fileSystem, fileSystem, fileIngress.map(FileIngress.class::cast)));
             McpServer server = McpServer.start(
-                    settings(config), audit, tools, new ReadResourceService(config.workdirs(), fileSystem));
+                    settings(config),
+                    audit,
+                    tools(
+                            config,
+                            fileSystem,
+                            fileSystem,
+                            writerLeases(config),
+                            fileIngress.map(FileIngress.class::cast)),
+                    new ReadResourceService(config.workdirs(), fileSystem));
             return new ServeWiring(fileSystem, owned, server);
         } catch (RuntimeException e) {
             owned.ifPresent(SidecarFileIngress::close);
@@ -88,6 +103,7 @@ public final class ServeWiring implements AutoCloseable {
         }
     }
 
+    /** The sidecar client when {@code SERVERFS_FILE_INGRESS_ENABLED=true} (contract reference §8). */
     private static Optional<SidecarFileIngress> ingress(ServerFsConfig config) {
         ServerFsConfig.FileIngress settings = config.fileIngress();
         if (!settings.enabled()) {
@@ -137,32 +153,40 @@ public final class ServeWiring implements AutoCloseable {
         return surfaces;
     }
 
+    /**
+     * The writer leases MCP mutations take: only when Agent delegation is configured (reference §2.8), on the
+     * lock directory the Bridge (or the embedded Agent service) prepares; MCP never creates lock files.
+     */
+    static Optional<WriterLeases> writerLeases(ServerFsConfig config) {
+        return config.agent().bridgeEnabled()
+                ? Optional.of(new FlockWriterLeases(config.agent().lockDir()))
+                : Optional.empty();
+    }
+
     /** Every tool, of every surface, in {@code tools/list} order: add new tools here (the server filters by surface). */
-    static List<McpTool> tools(ServerFsConfig config, WorkdirFileSystem fs) {
+    static List<McpTool> tools(
+            ServerFsConfig config,
+            WorkdirFileSystem fs,
+            WorkdirMutations mutations,
+            Optional<WriterLeases> leases,
+            Optional<FileIngress> ingress) {
         Workdirs workdirs = config.workdirs();
         ServerLimits limits = config.limits();
+        // One gate per process: its mutation lock is the process-wide lock of reference §2.8.
+        MutationGate gate = new MutationGate(workdirs, leases);
         return List.of(
                 new ListWorkdirsTool(new ListWorkdirsService(workdirs)),
                 new ListDirectoryTool(new ListDirectoryService(workdirs, limits, fs)),
                 new FindFilesTool(new FindFilesService(workdirs, limits, fs)),
                 new SearchTextTool(new SearchTextService(workdirs, limits, fs)),
                 new ReadTextFileTool(new ReadTextFileService(workdirs, fs)),
-                new StatFileTool(new StatFileService(workdirs, fs)));
-    }
-
-    /**
-     * The binary tools (reference §2.14-§2.15), registered by the server only when a workdir enables binary
-     * transfer. The upload publishes through the shared mutation gate: one process-wide lock and, when Agent
-     * delegation is configured, the slot's writer lease.
-     */
-    static List<McpTool> binaryTools(
-            ServerFsConfig config, WorkdirFileSystem fs, WorkdirMutations mutations, Optional<FileIngress> ingress) {
-        Workdirs workdirs = config.workdirs();
-        Optional<WriterLeases> leases = config.agent().bridgeEnabled()
-                ? Optional.of(new FlockWriterLeases(config.agent().lockDir()))
-                : Optional.empty();
-        MutationGate gate = new MutationGate(workdirs, leases);
-        return List.of(
+                new StatFileTool(new StatFileService(workdirs, fs)),
+                new CreateTextFileTool(new CreateTextFileService(gate, mutations)),
+                new EditTextFileTool(new EditTextFileService(gate, limits, mutations)),
+                new DeleteFileTool(new DeleteFileService(gate, mutations)),
+                new CreateDirectoryTool(new CreateDirectoryService(gate, mutations)),
+                new DeleteDirectoryTool(new DeleteDirectoryService(gate, mutations)),
+                // Binary tools (reference §2.14-§2.15): the upload publishes through the same gate.
                 new DownloadBinaryFileTool(new DownloadBinaryFileService(workdirs, fs)),
                 new UploadBinaryFileTool(new UploadBinaryFileService(gate, mutations, ingress), ingress.isPresent()));
     }
