@@ -24,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HashMap;
@@ -170,6 +171,75 @@ class BinaryTransferIT {
     }
 
     @Test
+    void overwrite_replaces_exactly_one_regular_file_at_its_revision_and_keeps_its_mode() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("bin"));
+        Path small = Files.createDirectories(dir.resolve("small"));
+        Files.write(root.resolve("a.bin"), new byte[] {1});
+        Files.setPosixFilePermissions(root.resolve("a.bin"), PosixFilePermissions.fromString("rw-r-----"));
+        Files.write(root.resolve("linked.bin"), new byte[] {1});
+        Files.createLink(root.resolve("second-link.bin"), root.resolve("linked.bin"));
+        Files.createDirectories(root.resolve("dir"));
+        Files.write(small.resolve("five.bin"), new byte[5]);
+        Map<String, String> env = env(root);
+        env.put("WORKDIR_02_ALIAS", "small");
+        env.put("WORKDIR_02_PATH", small.toString());
+        env.put("WORKDIR_02_BINARY_TRANSFER_ENABLED", "true");
+        env.put("WORKDIR_02_MAX_BINARY_TRANSFER_BYTES", "4");
+        try (ServeWiring serve = start(env, Optional.empty())) {
+            Client client = new Client(serve.server().port());
+            String session = client.initialize();
+            String revision = client.call(session, "stat_file", "{\"workdir\":\"bin\",\"path\":\"a.bin\"}")
+                    .at("/structuredContent/revision")
+                    .textValue();
+
+            JsonNode replaced = client.call(
+                    session,
+                    "upload_binary_file",
+                    "{\"workdir\":\"bin\",\"path\":\"a.bin\",\"data_base64\":\"AgME\",\"overwrite\":true,"
+                            + "\"expected_revision\":\"" + revision + "\"}");
+            JsonNode exists = client.call(
+                    session, "upload_binary_file", "{\"workdir\":\"bin\",\"path\":\"a.bin\",\"data_base64\":\"\"}");
+            JsonNode missing = client.call(
+                    session,
+                    "upload_binary_file",
+                    "{\"workdir\":\"bin\",\"path\":\"new.bin\",\"data_base64\":\"\",\"overwrite\":true,"
+                            + "\"expected_revision\":\"" + revision + "\"}");
+            String linkedRevision = client.call(session, "stat_file", "{\"workdir\":\"bin\",\"path\":\"linked.bin\"}")
+                    .at("/structuredContent/revision")
+                    .textValue();
+            JsonNode linked = client.call(
+                    session,
+                    "upload_binary_file",
+                    "{\"workdir\":\"bin\",\"path\":\"linked.bin\",\"data_base64\":\"\",\"overwrite\":true,"
+                            + "\"expected_revision\":\"" + linkedRevision + "\"}");
+            JsonNode directory = client.call(session, "download_binary_file", "{\"workdir\":\"bin\",\"path\":\"dir\"}");
+            JsonNode tooLarge =
+                    client.call(session, "download_binary_file", "{\"workdir\":\"small\",\"path\":\"five.bin\"}");
+
+            assertFalse(replaced.get("isError").booleanValue(), replaced.toString());
+            JsonNode out = replaced.get("structuredContent");
+            assertFalse(out.get("created").booleanValue());
+            assertTrue(out.get("replaced").booleanValue());
+            assertEquals(revision, out.get("revision_before").textValue());
+            assertEquals(3, out.get("bytes_written").intValue());
+            assertEquals("[2, 3, 4]", java.util.Arrays.toString(Files.readAllBytes(root.resolve("a.bin"))));
+            assertEquals(
+                    "rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("a.bin"))));
+            assertCode("PATH_ALREADY_EXISTS", exists);
+            assertCode("PATH_NOT_FOUND", missing);
+            assertCode("MULTIPLE_HARDLINKS_NOT_SUPPORTED", linked);
+            assertEquals(1, Files.size(root.resolve("linked.bin")));
+            assertCode("NOT_A_FILE", directory);
+            assertCode("BINARY_FILE_TOO_LARGE", tooLarge);
+        }
+    }
+
+    private static void assertCode(String code, JsonNode result) {
+        assertTrue(result.get("isError").booleanValue(), result.toString());
+        assertTrue(result.at("/content/0/text").textValue().startsWith(code + ": "), result.toString());
+    }
+
+    @Test
     void a_file_source_is_refused_when_ingress_is_disabled() throws Exception {
         Path root = Files.createDirectories(dir.resolve("bin"));
         try (ServeWiring serve = start(env(root), Optional.empty())) {
@@ -236,6 +306,14 @@ class BinaryTransferIT {
             String id = response.headers().firstValue("Mcp-Session-Id").orElseThrow();
             send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", Optional.of(id));
             return id;
+        }
+
+        JsonNode call(String session, String tool, String arguments) throws Exception {
+            return post(
+                            "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                                    + "\",\"arguments\":" + arguments + "}}",
+                            session)
+                    .get("result");
         }
 
         JsonNode post(String body, String session) throws Exception {
