@@ -69,9 +69,19 @@ final class ToolInvoker {
         try {
             ToolResult result = tool.tool().call(new ToolArguments(arguments));
             ObjectNode structured = structured(result.payload());
-            String text = result.text().orElseGet(() -> Json.write(structured));
             ObjectNode callResult = Json.object();
-            callResult.putArray("content").addObject().put("type", "text").put("text", text);
+            if (result.blob().isPresent()) {
+                ToolResult.EmbeddedBlob blob = result.blob().get();
+                ObjectNode resource = callResult
+                        .putArray("content")
+                        .addObject()
+                        .put("type", "resource")
+                        .putObject("resource");
+                resource.put("uri", blob.uri()).put("mimeType", blob.mimeType()).put("blob", blob.base64());
+            } else {
+                String text = result.text().orElseGet(() -> Json.write(structured));
+                callResult.putArray("content").addObject().put("type", "text").put("text", text);
+            }
             callResult.set("structuredContent", structured);
             callResult.put("isError", false);
             audit.toolCall(AuditLog.ToolCall.succeeded(

@@ -20,45 +20,70 @@ public final class ToolResult {
     private final Optional<String> workdir;
     private final Optional<String> path;
     private final Map<String, Object> counters;
+    private final Optional<EmbeddedBlob> blob;
+
+    /**
+     * An MCP {@code EmbeddedResource} content item holding {@code BlobResourceContents} (spec 2025-11-25, "Embedded
+     * Resources"); {@code base64} is the blob exactly as it goes on the wire.
+     */
+    public record EmbeddedBlob(String uri, String mimeType, String base64) {
+        public EmbeddedBlob {
+            Objects.requireNonNull(uri, "uri");
+            Objects.requireNonNull(mimeType, "mimeType");
+            Objects.requireNonNull(base64, "base64");
+        }
+    }
 
     private ToolResult(
             Object payload,
             Optional<String> text,
             Optional<String> workdir,
             Optional<String> path,
-            Map<String, Object> counters) {
+            Map<String, Object> counters,
+            Optional<EmbeddedBlob> blob) {
         this.payload = Objects.requireNonNull(payload, "payload");
         this.text = text;
         this.workdir = workdir;
         this.path = path;
         this.counters = Collections.unmodifiableMap(counters);
+        this.blob = blob;
     }
 
     /** A result whose structured content is {@code payload}. */
     public static ToolResult of(Object payload) {
-        return new ToolResult(payload, Optional.empty(), Optional.empty(), Optional.empty(), Map.of());
+        return new ToolResult(
+                payload, Optional.empty(), Optional.empty(), Optional.empty(), Map.of(), Optional.empty());
     }
 
     /** Replaces the default text content (the payload's JSON) with {@code text}. */
     public ToolResult withText(String text) {
-        return new ToolResult(payload, Optional.of(text), workdir, path, counters);
+        return new ToolResult(payload, Optional.of(text), workdir, path, counters, blob);
+    }
+
+    /** Replaces the default text content with one embedded blob resource (reference §2.14). */
+    public ToolResult withEmbeddedBlob(EmbeddedBlob embedded) {
+        return new ToolResult(payload, text, workdir, path, counters, Optional.of(embedded));
     }
 
     /** The workdir alias the audit event records. */
     public ToolResult withWorkdir(String alias) {
-        return new ToolResult(payload, text, Optional.of(alias), path, counters);
+        return new ToolResult(payload, text, Optional.of(alias), path, counters, blob);
     }
 
     /** The workdir-relative path the audit event records (never a host path). */
     public ToolResult withPath(String relativePath) {
-        return new ToolResult(payload, text, workdir, Optional.of(relativePath), counters);
+        return new ToolResult(payload, text, workdir, Optional.of(relativePath), counters, blob);
     }
 
     /** Adds one audit counter; {@code name} must be one of {@code AuditLog.COUNTER_NAMES}. */
     public ToolResult withCounter(String name, Object value) {
         Map<String, Object> copy = new LinkedHashMap<>(counters);
         copy.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
-        return new ToolResult(payload, text, workdir, path, copy);
+        return new ToolResult(payload, text, workdir, path, copy, blob);
+    }
+
+    Optional<EmbeddedBlob> blob() {
+        return blob;
     }
 
     Object payload() {

@@ -12,6 +12,7 @@ import dev.serverfs.domain.workdir.Workdirs;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +43,14 @@ public final class MutationGate {
 
     /** The checks before the lock: workdir, read-write, path policy, root. */
     public Target target(String alias, String rawPath) {
+        return target(alias, rawPath, (workdir, raw) -> {});
+    }
+
+    /**
+     * The same checks with a tool-specific one between read-write and path policy (upload's {@code
+     * BINARY_TRANSFER_DISABLED}, reference §2.15); {@code afterReadWrite} gets the workdir and the raw path.
+     */
+    public Target target(String alias, String rawPath, BiConsumer<Workdir, String> afterReadWrite) {
         Workdir workdir = workdirs.require(alias);
         String raw = rawPath == null ? "" : rawPath;
         if (!workdir.readWrite()) {
@@ -51,6 +60,7 @@ public final class MutationGate {
                     raw,
                     workdir.alias().value() + " is configured read-only; mutations are not allowed");
         }
+        afterReadWrite.accept(workdir, raw);
         WorkdirPath path = PathPolicy.of(workdir).resolve(raw);
         if (path.isRoot()) {
             throw PathFailure.of(

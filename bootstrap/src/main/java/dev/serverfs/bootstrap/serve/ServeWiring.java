@@ -2,6 +2,7 @@ package dev.serverfs.bootstrap.serve;
 
 import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
+import dev.serverfs.adapters.ingress.SidecarFileIngress;
 import dev.serverfs.adapters.mcp.McpServer;
 import dev.serverfs.adapters.mcp.McpSettings;
 import dev.serverfs.adapters.mcp.McpTool;
@@ -11,6 +12,7 @@ import dev.serverfs.adapters.mcp.tools.CreateDirectoryTool;
 import dev.serverfs.adapters.mcp.tools.CreateTextFileTool;
 import dev.serverfs.adapters.mcp.tools.DeleteDirectoryTool;
 import dev.serverfs.adapters.mcp.tools.DeleteFileTool;
+import dev.serverfs.adapters.mcp.tools.DownloadBinaryFileTool;
 import dev.serverfs.adapters.mcp.tools.EditTextFileTool;
 import dev.serverfs.adapters.mcp.tools.FindFilesTool;
 import dev.serverfs.adapters.mcp.tools.ListDirectoryTool;
@@ -18,7 +20,9 @@ import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
 import dev.serverfs.adapters.mcp.tools.ReadTextFileTool;
 import dev.serverfs.adapters.mcp.tools.SearchTextTool;
 import dev.serverfs.adapters.mcp.tools.StatFileTool;
+import dev.serverfs.adapters.mcp.tools.UploadBinaryFileTool;
 import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.application.port.out.FileIngress;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.application.port.out.WorkdirMutations;
 import dev.serverfs.application.port.out.WriterLeases;
@@ -26,6 +30,7 @@ import dev.serverfs.application.service.CreateDirectoryService;
 import dev.serverfs.application.service.CreateTextFileService;
 import dev.serverfs.application.service.DeleteDirectoryService;
 import dev.serverfs.application.service.DeleteFileService;
+import dev.serverfs.application.service.DownloadBinaryFileService;
 import dev.serverfs.application.service.EditTextFileService;
 import dev.serverfs.application.service.FindFilesService;
 import dev.serverfs.application.service.ListDirectoryService;
@@ -35,11 +40,13 @@ import dev.serverfs.application.service.ReadResourceService;
 import dev.serverfs.application.service.ReadTextFileService;
 import dev.serverfs.application.service.SearchTextService;
 import dev.serverfs.application.service.StatFileService;
+import dev.serverfs.application.service.UploadBinaryFileService;
 import dev.serverfs.bootstrap.ServerFsVersion;
 import dev.serverfs.bootstrap.agent.AgentWiring;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.Workdirs;
+import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -57,33 +64,60 @@ public final class ServeWiring implements AutoCloseable {
 
     private final LinuxWorkdirFileSystem fileSystem;
     private final AgentWiring agent;
+    private final Optional<SidecarFileIngress> ingress;
     private final McpServer server;
 
-    private ServeWiring(LinuxWorkdirFileSystem fileSystem, AgentWiring agent, McpServer server) {
+    private ServeWiring(
+            LinuxWorkdirFileSystem fileSystem,
+            AgentWiring agent,
+            Optional<SidecarFileIngress> ingress,
+            McpServer server) {
         this.fileSystem = fileSystem;
         this.agent = agent;
+        this.ingress = ingress;
         this.server = server;
     }
 
     /** Starts the MCP endpoint for this configuration. */
     public static ServeWiring start(ServerFsConfig config) {
+        return start(config, ingress(config));
+    }
+
+    /**
+     * Starts the MCP endpoint with {@code fileIngress} as the upload's {@code file} source (tests pass an in-memory
+     * one); present exactly when {@code SERVERFS_FILE_INGRESS_ENABLED=true}.
+     */
+    public static ServeWiring start(ServerFsConfig config, Optional<? extends FileIngress> fileIngress) {
         LinuxWorkdirFileSystem fileSystem = new LinuxWorkdirFileSystem();
+        Optional<SidecarFileIngress> owned =
+                fileIngress.filter(SidecarFileIngress.class::isInstance).map(SidecarFileIngress.class::cast);
         AgentWiring agent = null;
         try {
             AuditLog audit = new Slf4jAuditLog();
             agent = AgentWiring.start(config, fileSystem);
-            List<McpTool> tools = new ArrayList<>(tools(config, fileSystem, fileSystem, writerLeases(config)));
+            List<McpTool> tools = new ArrayList<>(tools(
+                    config, fileSystem, fileSystem, writerLeases(config), fileIngress.map(FileIngress.class::cast)));
             tools.addAll(agent.tools());
             McpServer server = McpServer.start(
                     settings(config), audit, tools, new ReadResourceService(config.workdirs(), fileSystem));
-            return new ServeWiring(fileSystem, agent, server);
+            return new ServeWiring(fileSystem, agent, owned, server);
         } catch (RuntimeException e) {
             if (agent != null) {
                 agent.close();
             }
+            owned.ifPresent(SidecarFileIngress::close);
             fileSystem.close();
             throw e;
         }
+    }
+
+    /** The sidecar client when {@code SERVERFS_FILE_INGRESS_ENABLED=true} (contract reference §8). */
+    private static Optional<SidecarFileIngress> ingress(ServerFsConfig config) {
+        ServerFsConfig.FileIngress settings = config.fileIngress();
+        if (!settings.enabled()) {
+            return Optional.empty();
+        }
+        return Optional.of(new SidecarFileIngress(URI.create(settings.sidecarUrl()), settings.timeout()));
     }
 
     public McpServer server() {
@@ -98,6 +132,7 @@ public final class ServeWiring implements AutoCloseable {
             try {
                 agent.close();
             } finally {
+                ingress.ifPresent(SidecarFileIngress::close);
                 fileSystem.close();
             }
         }
@@ -142,7 +177,11 @@ public final class ServeWiring implements AutoCloseable {
 
     /** Every tool, of every surface, in {@code tools/list} order: add new tools here (the server filters by surface). */
     static List<McpTool> tools(
-            ServerFsConfig config, WorkdirFileSystem fs, WorkdirMutations mutations, Optional<WriterLeases> leases) {
+            ServerFsConfig config,
+            WorkdirFileSystem fs,
+            WorkdirMutations mutations,
+            Optional<WriterLeases> leases,
+            Optional<FileIngress> ingress) {
         Workdirs workdirs = config.workdirs();
         ServerLimits limits = config.limits();
         // One gate per process: its mutation lock is the process-wide lock of reference §2.8.
@@ -158,6 +197,9 @@ public final class ServeWiring implements AutoCloseable {
                 new EditTextFileTool(new EditTextFileService(gate, limits, mutations)),
                 new DeleteFileTool(new DeleteFileService(gate, mutations)),
                 new CreateDirectoryTool(new CreateDirectoryService(gate, mutations)),
-                new DeleteDirectoryTool(new DeleteDirectoryService(gate, mutations)));
+                new DeleteDirectoryTool(new DeleteDirectoryService(gate, mutations)),
+                // Binary tools (reference §2.14-§2.15): the upload publishes through the same gate.
+                new DownloadBinaryFileTool(new DownloadBinaryFileService(workdirs, fs)),
+                new UploadBinaryFileTool(new UploadBinaryFileService(gate, mutations, ingress), ingress.isPresent()));
     }
 }
