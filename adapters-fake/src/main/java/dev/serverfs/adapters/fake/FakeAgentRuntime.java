@@ -53,6 +53,8 @@ public final class FakeAgentRuntime implements AgentRuntime {
     private final Map<TaskId, Child> children = new ConcurrentHashMap<>();
     /** Tasks whose child this runtime saw exit: local proof of stop for reconciliation. */
     private final Set<TaskId> stopped = ConcurrentHashMap.newKeySet();
+    /** Cancels that arrived before the task's child was registered. */
+    private final Set<TaskId> earlyCancels = ConcurrentHashMap.newKeySet();
 
     /** @param command the argv that starts a process running {@link FakeProvider#run} */
     public FakeAgentRuntime(List<String> command) {
@@ -93,6 +95,9 @@ public final class FakeAgentRuntime implements AgentRuntime {
         }
         Child child = new Child(process);
         children.put(request.taskId(), child);
+        if (earlyCancels.remove(request.taskId()) || Thread.currentThread().isInterrupted()) {
+            child.trySend("CANCEL", "");
+        }
         try {
             startTime(process.pid())
                     .ifPresent(start -> context.providerStarted(new ProviderProcess(process.pid(), start)));
@@ -164,6 +169,8 @@ public final class FakeAgentRuntime implements AgentRuntime {
         Child child = children.get(taskId);
         if (child != null) {
             child.trySend("CANCEL", "");
+        } else {
+            earlyCancels.add(taskId);
         }
     }
 

@@ -48,6 +48,7 @@ final class FsFailures {
             case NOT_A_FILE -> "not a regular file";
             case UNSUPPORTED_FILE_TYPE -> "unsupported file type";
             case RESOURCE_EXHAUSTED -> "too many open files";
+            case ROOT_MUTATION_NOT_ALLOWED -> "the workdir root cannot be mutated";
             default -> "permission denied";
         };
     }

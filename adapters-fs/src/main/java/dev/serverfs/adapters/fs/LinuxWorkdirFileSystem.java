@@ -14,10 +14,12 @@ import dev.serverfs.adapters.fs.linux.OpenFlags;
 import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.application.port.out.DirectoryEntry;
 import dev.serverfs.application.port.out.ReadableFile;
+import dev.serverfs.application.port.out.ReplaceableFile;
 import dev.serverfs.application.port.out.TextSearch;
 import dev.serverfs.application.port.out.TextSearchOutcome;
 import dev.serverfs.application.port.out.WalkVisitor;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
+import dev.serverfs.application.port.out.WorkdirMutations;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.file.FileStat;
 import dev.serverfs.domain.file.FileType;
@@ -34,9 +36,10 @@ import java.util.function.Predicate;
  * {@link WorkdirFileSystem} on Linux through FFM. One {@code O_PATH} descriptor per workdir root, opened on first
  * use and held until {@link #close()}; everything else is opened beneath it (see {@link Confinement}).
  * {@link Resolution#AUTO} uses {@code openat2} when the kernel allows it; the system property
- * {@code serverfs.fs.resolution=walk} (or {@link Resolution#COMPONENT_WALK}) forces the fallback walk.
+ * {@code serverfs.fs.resolution=walk} (or {@link Resolution#COMPONENT_WALK}) forces the fallback walk. The
+ * {@link WorkdirMutations} side publishes atomically through the parent descriptor (see {@link Publication}).
  */
-public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, AutoCloseable {
+public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, WorkdirMutations, AutoCloseable {
 
     /** How paths beneath a root are resolved. */
     public enum Resolution {
@@ -58,6 +61,7 @@ public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, AutoClos
     private final Map<Path, Integer> roots = new ConcurrentHashMap<>();
     private final NativeTextSearch search;
     private final WalkHook hook;
+    private final Publication publication;
 
     public LinuxWorkdirFileSystem() {
         this(Resolution.AUTO);
@@ -73,6 +77,7 @@ public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, AutoClos
         this.confinement = new Confinement(!forced && Confinement.openat2Available());
         this.hook = hook;
         this.search = new NativeTextSearch(confinement);
+        this.publication = new Publication(confinement);
     }
 
     /** Whether paths are resolved with {@code openat2} (false: the component walk). */
@@ -241,6 +246,66 @@ public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, AutoClos
         } finally {
             Syscalls.close(fd);
         }
+    }
+
+    @Override
+    public FileStat createFile(Workdir workdir, WorkdirPath path, byte[] content) {
+        String label = label(workdir, path);
+        return publication.createFile(root(workdir, label), nonRoot(path, label), content, label);
+    }
+
+    @Override
+    public ReplaceableFile openForReplace(Workdir workdir, WorkdirPath path) {
+        String label = label(workdir, path);
+        int parent = publication.openParent(root(workdir, label), nonRoot(path, label), label, false);
+        try {
+            int fd;
+            try {
+                fd = Syscalls.openat(parent, path.name(), FILE_FLAGS, 0);
+            } catch (ErrnoException e) {
+                throw FsFailures.fromErrno(e.errno(), label);
+            }
+            FileStat st;
+            try {
+                st = Publication.fstat(fd, label);
+            } catch (RuntimeException e) {
+                Syscalls.close(fd);
+                throw e;
+            }
+            if (!st.isRegularFile()) {
+                Syscalls.close(fd);
+                throw FsFailures.of(st.isDirectory() ? ErrorCode.NOT_A_FILE : ErrorCode.UNSUPPORTED_FILE_TYPE, label);
+            }
+            return new NativeReplaceableFile(parent, path.name(), fd, label, publication);
+        } catch (RuntimeException e) {
+            Syscalls.close(parent);
+            throw e;
+        }
+    }
+
+    @Override
+    public FileStat deleteFile(Workdir workdir, WorkdirPath path, String expectedRevision) {
+        String label = label(workdir, path);
+        return publication.deleteFile(root(workdir, label), nonRoot(path, label), expectedRevision, label);
+    }
+
+    @Override
+    public FileStat createDirectory(Workdir workdir, WorkdirPath path) {
+        String label = label(workdir, path);
+        return publication.createDirectory(root(workdir, label), nonRoot(path, label), label);
+    }
+
+    @Override
+    public FileStat deleteDirectory(Workdir workdir, WorkdirPath path, String expectedRevision) {
+        String label = label(workdir, path);
+        return publication.deleteDirectory(root(workdir, label), nonRoot(path, label), expectedRevision, label);
+    }
+
+    private static WorkdirPath nonRoot(WorkdirPath path, String label) {
+        if (path.isRoot()) {
+            throw FsFailures.of(ErrorCode.ROOT_MUTATION_NOT_ALLOWED, label);
+        }
+        return path;
     }
 
     /** Closes the held root descriptors. */

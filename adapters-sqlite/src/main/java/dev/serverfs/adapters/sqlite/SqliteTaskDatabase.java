@@ -32,6 +32,8 @@ final class SqliteTaskDatabase implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SqliteTaskDatabase.class);
 
+    private static final ReentrantLock MIGRATION = new ReentrantLock();
+
     static {
         // jOOQ prints a banner and tips on first use; neither belongs in JSON logs.
         System.setProperty("org.jooq.no-logo", "true");
@@ -63,6 +65,9 @@ final class SqliteTaskDatabase implements AutoCloseable {
         Path migrationLock = state.privateFile(state.migrationLock());
         Connection writer = null;
         Connection reader = null;
+        // The file lock excludes other processes; this one excludes other threads of this JVM, for which a second
+        // FileChannel.lock would throw, and serialises Liquibase's process-global lock bookkeeping.
+        MIGRATION.lock();
         try (FileChannel channel = FileChannel.open(migrationLock, StandardOpenOption.WRITE);
                 FileLock ignored = channel.lock()) {
             writer = writerConfig().createConnection(url(database));
@@ -77,6 +82,8 @@ final class SqliteTaskDatabase implements AutoCloseable {
             closeQuietly(reader);
             closeQuietly(writer);
             throw SqliteFailures.storage("open", e);
+        } finally {
+            MIGRATION.unlock();
         }
     }
 

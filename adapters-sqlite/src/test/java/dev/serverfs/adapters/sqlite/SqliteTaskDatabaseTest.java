@@ -19,7 +19,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -208,6 +210,32 @@ class SqliteTaskDatabaseTest {
                     db.read(
                             "test",
                             dsl -> dsl.select(TASKS.IDEMPOTENCY_KEY).from(TASKS).fetchOne(TASKS.IDEMPOTENCY_KEY)));
+        }
+    }
+
+    @Test
+    void stores_opened_concurrently_on_one_directory_in_one_process_all_open() throws Exception {
+        Path stateDir = temp.resolve("state");
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        List<SqliteTaskDatabase> opened = new CopyOnWriteArrayList<>();
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                futures.add(pool.submit(() -> {
+                    await(start);
+                    opened.add(SqliteTaskDatabase.open(stateDir));
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> future : futures) {
+                future.get(120, TimeUnit.SECONDS);
+            }
+            assertEquals(4, opened.size());
+        } finally {
+            opened.forEach(SqliteTaskDatabase::close);
+            pool.shutdownNow();
         }
     }
 

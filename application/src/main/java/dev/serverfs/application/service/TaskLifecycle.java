@@ -392,6 +392,10 @@ public final class TaskLifecycle {
             } catch (RuntimeException e) {
                 providerFailed(run, ErrorCode.AGENT_PROVIDER_ERROR, "the provider failed");
                 return;
+            } finally {
+                // The interrupt only served to stop the turn; the bookkeeping after it (spool, guard files) must
+                // not fail with ClosedByInterruptException.
+                Thread.interrupted();
             }
             recordNativeIds(run, outcome.nativeIds());
             complete(run, outcome.finalResponse());
@@ -469,6 +473,7 @@ public final class TaskLifecycle {
     }
 
     private void cleanup(LiveRun run, boolean providerReturned) {
+        Thread.interrupted(); // see runTask: cleanup I/O must not be aborted by a late stop interrupt
         Pending pending = run.pending;
         if (pending != null) {
             cancelTimer(pending.timer);
@@ -1115,6 +1120,8 @@ public final class TaskLifecycle {
             Pending pending = new Pending(requestId, typed);
             run.pending = pending;
             try {
+                // The timer exists before the request becomes visible: every pending request has its timer.
+                pending.timer = timers.schedule(expires, () -> onInteractionExpired(run, requestId, kind));
                 store.openRequest(PendingRequest.open(requestId, run.id, kind, json, now, expires));
                 TaskLifecycle.this.event(
                         run.id,
@@ -1123,7 +1130,6 @@ public final class TaskLifecycle {
                                 .put("request_id", requestId.value())
                                 .put("expires_at", Timestamps.format(expires))
                                 .build());
-                pending.timer = timers.schedule(expires, () -> onInteractionExpired(run, requestId, kind));
                 return pending.waiter.get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -61,7 +61,10 @@ class InteractionScenarioTest {
     }
 
     private PendingRequest awaitPending(Task t) {
-        Task waiting = h.awaitTask(t.id(), x -> x.status().isWaiting());
+        // Wait for the request and its event (the event is appended right after the request is stored).
+        Task waiting = h.awaitTask(
+                t.id(),
+                x -> x.status().isWaiting() && h.eventTypes(t.id()).stream().anyMatch(e -> e.endsWith(".requested")));
         return h.store.findRequest(waiting.pendingRequestId().orElseThrow()).orElseThrow();
     }
 

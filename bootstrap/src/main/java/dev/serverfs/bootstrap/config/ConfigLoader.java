@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -98,23 +97,7 @@ public final class ConfigLoader {
      * @throws ConfigurationException with an agent-safe reason when any rule is violated
      */
     public static ServerFsConfig load(Map<String, String> env, Optional<Path> envFile) throws ConfigurationException {
-        Map<String, String> merged = new HashMap<>();
-        Set<String> fromFile = new HashSet<>();
-        Optional<Path> fileDirectory = Optional.empty();
-        if (envFile.isPresent()) {
-            Path file = envFile.get().toAbsolutePath();
-            Map<String, String> fileValues = EnvFile.read(file);
-            merged.putAll(fileValues);
-            fromFile.addAll(fileValues.keySet());
-            fileDirectory = Optional.ofNullable(file.getParent());
-        }
-        for (Map.Entry<String, String> e : env.entrySet()) {
-            if (e.getKey() != null && e.getValue() != null) {
-                merged.put(e.getKey(), e.getValue());
-                fromFile.remove(e.getKey());
-            }
-        }
-        return new ConfigLoader(new Variables(merged, fromFile, fileDirectory)).build();
+        return new ConfigLoader(Variables.load(env, envFile)).build();
     }
 
     /** {@link #load} with this process's environment. */

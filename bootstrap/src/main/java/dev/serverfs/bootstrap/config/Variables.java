@@ -1,9 +1,12 @@
 package dev.serverfs.bootstrap.config;
 
+import java.math.BigDecimal;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,7 +18,7 @@ import java.util.Set;
  * (contract reference §9): strict bool, permissive bool, strict positive int, permissive int/float. Values are
  * trimmed; an empty value means "not set". Error reasons name the variable, never its value.
  */
-final class Variables {
+public final class Variables {
 
     private static final Set<String> TRUE = Set.of("true", "1", "yes", "on");
     private static final Set<String> FALSE = Set.of("false", "0", "no", "off");
@@ -24,10 +27,39 @@ final class Variables {
     private final Set<String> fromFile;
     private final Optional<Path> fileDirectory;
 
-    Variables(Map<String, String> values, Set<String> fromFile, Optional<Path> fileDirectory) {
+    private Variables(Map<String, String> values, Set<String> fromFile, Optional<Path> fileDirectory) {
         this.values = Map.copyOf(values);
         this.fromFile = Set.copyOf(fromFile);
         this.fileDirectory = fileDirectory;
+    }
+
+    /**
+     * The variables of a process: an optional {@code .env} file overlaid by {@code env} (the environment wins, even
+     * with an empty value). A missing or malformed file is a configuration error.
+     */
+    public static Variables load(Map<String, String> env, Optional<Path> envFile) throws ConfigurationException {
+        Map<String, String> merged = new HashMap<>();
+        Set<String> fromFile = new HashSet<>();
+        Optional<Path> fileDirectory = Optional.empty();
+        if (envFile.isPresent()) {
+            Path file = envFile.get().toAbsolutePath();
+            Map<String, String> fileValues = EnvFile.read(file);
+            merged.putAll(fileValues);
+            fromFile.addAll(fileValues.keySet());
+            fileDirectory = Optional.ofNullable(file.getParent());
+        }
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            if (e.getKey() != null && e.getValue() != null) {
+                merged.put(e.getKey(), e.getValue());
+                fromFile.remove(e.getKey());
+            }
+        }
+        return new Variables(merged, fromFile, fileDirectory);
+    }
+
+    /** Variables from a plain map, as if all came from the process environment. */
+    public static Variables of(Map<String, String> values) {
+        return new Variables(values, Set.of(), Optional.empty());
     }
 
     Set<String> names() {
@@ -35,7 +67,7 @@ final class Variables {
     }
 
     /** The trimmed value, empty when unset or blank. */
-    Optional<String> get(String name) {
+    public Optional<String> get(String name) {
         String value = values.get(name);
         if (value == null) {
             return Optional.empty();
@@ -60,7 +92,7 @@ final class Variables {
         throw new ConfigurationException(name + " must be true or false");
     }
 
-    boolean strictBool(String name, boolean defaultValue) throws ConfigurationException {
+    public boolean strictBool(String name, boolean defaultValue) throws ConfigurationException {
         return strictBool(name).orElse(defaultValue);
     }
 
@@ -70,7 +102,7 @@ final class Variables {
     }
 
     /** Strict positive int: empty = default; not an integer, {@code <= 0} or above {@code max} is an error. */
-    Optional<Long> strictPositive(String name, long max) throws ConfigurationException {
+    public Optional<Long> strictPositive(String name, long max) throws ConfigurationException {
         Optional<String> raw = get(name);
         if (raw.isEmpty()) {
             return Optional.empty();
@@ -133,6 +165,44 @@ final class Variables {
         }
         Duration value = Duration.ofNanos(Math.round(seconds * 1e9));
         return value.isZero() ? defaultValue : value;
+    }
+
+    /** Strict integer in {@code min..max}; empty = default; anything else is an error naming the range. */
+    public int strictIntInRange(String name, int min, int max, int defaultValue) throws ConfigurationException {
+        Optional<String> raw = get(name);
+        if (raw.isEmpty()) {
+            return defaultValue;
+        }
+        try {
+            int value = Integer.parseInt(raw.get());
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new ConfigurationException(name + " must be an integer from " + min + " to " + max);
+    }
+
+    /** Strict seconds: a number greater than 0 and at most {@code maxSeconds}, fractions allowed; empty = default. */
+    public Duration strictSeconds(String name, Duration defaultValue, long maxSeconds) throws ConfigurationException {
+        Optional<String> raw = get(name);
+        if (raw.isEmpty()) {
+            return defaultValue;
+        }
+        try {
+            BigDecimal seconds = new BigDecimal(raw.get());
+            if (seconds.signum() > 0 && seconds.compareTo(BigDecimal.valueOf(maxSeconds)) <= 0) {
+                Duration value = Duration.ofNanos(seconds.movePointRight(9).longValue());
+                if (!value.isZero()) {
+                    return value;
+                }
+            }
+        } catch (NumberFormatException | ArithmeticException e) {
+            // reported below
+        }
+        throw new ConfigurationException(
+                name + " must be a number of seconds greater than 0 and at most " + maxSeconds);
     }
 
     /** Comma list: items trimmed, blanks dropped, order kept. */

@@ -5,7 +5,7 @@ import dev.serverfs.adapters.ingress.UndertowIngressSidecar;
 import dev.serverfs.application.service.FetchRemoteFileService;
 import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.EnvFileOption;
-import dev.serverfs.bootstrap.config.MergedVariables;
+import dev.serverfs.bootstrap.config.Variables;
 import dev.serverfs.bootstrap.logging.ServerFsLogging;
 import dev.serverfs.bootstrap.logging.StartupEvents;
 import java.util.concurrent.Callable;
@@ -32,7 +32,7 @@ public final class IngressCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         IngressSettings settings;
         try {
-            settings = IngressSettings.parse(MergedVariables.load(System.getenv(), envFileOption.envFile()));
+            settings = IngressSettings.parse(Variables.load(System.getenv(), envFileOption.envFile()));
         } catch (ConfigurationException e) {
             return StartupEvents.configurationFailed(e);
         }

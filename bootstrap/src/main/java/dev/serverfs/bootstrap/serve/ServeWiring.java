@@ -1,11 +1,17 @@
 package dev.serverfs.bootstrap.serve;
 
 import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
+import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
 import dev.serverfs.adapters.mcp.McpServer;
 import dev.serverfs.adapters.mcp.McpSettings;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.Slf4jAuditLog;
 import dev.serverfs.adapters.mcp.ToolSurface;
+import dev.serverfs.adapters.mcp.tools.CreateDirectoryTool;
+import dev.serverfs.adapters.mcp.tools.CreateTextFileTool;
+import dev.serverfs.adapters.mcp.tools.DeleteDirectoryTool;
+import dev.serverfs.adapters.mcp.tools.DeleteFileTool;
+import dev.serverfs.adapters.mcp.tools.EditTextFileTool;
 import dev.serverfs.adapters.mcp.tools.FindFilesTool;
 import dev.serverfs.adapters.mcp.tools.ListDirectoryTool;
 import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
@@ -14,9 +20,17 @@ import dev.serverfs.adapters.mcp.tools.SearchTextTool;
 import dev.serverfs.adapters.mcp.tools.StatFileTool;
 import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
+import dev.serverfs.application.port.out.WorkdirMutations;
+import dev.serverfs.application.port.out.WriterLeases;
+import dev.serverfs.application.service.CreateDirectoryService;
+import dev.serverfs.application.service.CreateTextFileService;
+import dev.serverfs.application.service.DeleteDirectoryService;
+import dev.serverfs.application.service.DeleteFileService;
+import dev.serverfs.application.service.EditTextFileService;
 import dev.serverfs.application.service.FindFilesService;
 import dev.serverfs.application.service.ListDirectoryService;
 import dev.serverfs.application.service.ListWorkdirsService;
+import dev.serverfs.application.service.MutationGate;
 import dev.serverfs.application.service.ReadResourceService;
 import dev.serverfs.application.service.ReadTextFileService;
 import dev.serverfs.application.service.SearchTextService;
@@ -30,6 +44,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -57,7 +72,7 @@ public final class ServeWiring implements AutoCloseable {
         try {
             AuditLog audit = new Slf4jAuditLog();
             agent = AgentWiring.start(config, fileSystem);
-            List<McpTool> tools = new ArrayList<>(tools(config, fileSystem));
+            List<McpTool> tools = new ArrayList<>(tools(config, fileSystem, fileSystem, writerLeases(config)));
             tools.addAll(agent.tools());
             McpServer server = McpServer.start(
                     settings(config), audit, tools, new ReadResourceService(config.workdirs(), fileSystem));
@@ -115,16 +130,34 @@ public final class ServeWiring implements AutoCloseable {
         return surfaces;
     }
 
+    /**
+     * The writer leases MCP mutations take: only when Agent delegation is configured (reference §2.8), on the
+     * lock directory the Bridge (or the embedded Agent service) prepares; MCP never creates lock files.
+     */
+    static Optional<WriterLeases> writerLeases(ServerFsConfig config) {
+        return config.agent().bridgeEnabled()
+                ? Optional.of(new FlockWriterLeases(config.agent().lockDir()))
+                : Optional.empty();
+    }
+
     /** Every tool, of every surface, in {@code tools/list} order: add new tools here (the server filters by surface). */
-    static List<McpTool> tools(ServerFsConfig config, WorkdirFileSystem fs) {
+    static List<McpTool> tools(
+            ServerFsConfig config, WorkdirFileSystem fs, WorkdirMutations mutations, Optional<WriterLeases> leases) {
         Workdirs workdirs = config.workdirs();
         ServerLimits limits = config.limits();
+        // One gate per process: its mutation lock is the process-wide lock of reference §2.8.
+        MutationGate gate = new MutationGate(workdirs, leases);
         return List.of(
                 new ListWorkdirsTool(new ListWorkdirsService(workdirs)),
                 new ListDirectoryTool(new ListDirectoryService(workdirs, limits, fs)),
                 new FindFilesTool(new FindFilesService(workdirs, limits, fs)),
                 new SearchTextTool(new SearchTextService(workdirs, limits, fs)),
                 new ReadTextFileTool(new ReadTextFileService(workdirs, fs)),
-                new StatFileTool(new StatFileService(workdirs, fs)));
+                new StatFileTool(new StatFileService(workdirs, fs)),
+                new CreateTextFileTool(new CreateTextFileService(gate, mutations)),
+                new EditTextFileTool(new EditTextFileService(gate, limits, mutations)),
+                new DeleteFileTool(new DeleteFileService(gate, mutations)),
+                new CreateDirectoryTool(new CreateDirectoryService(gate, mutations)),
+                new DeleteDirectoryTool(new DeleteDirectoryService(gate, mutations)));
     }
 }

@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class VariablesTest {
 
     private static Variables of(String name, String value) {
-        return new Variables(Map.of(name, value), Set.of(), Optional.empty());
+        return Variables.of(Map.of(name, value));
     }
 
     @ParameterizedTest

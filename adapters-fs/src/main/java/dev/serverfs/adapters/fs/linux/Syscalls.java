@@ -39,6 +39,27 @@ public final class Syscalls {
     private static final MethodHandle READ =
             Libc.function("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle CLOSE = Libc.function("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle WRITE =
+            Libc.function("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle FSYNC = Libc.function("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle FCHMOD =
+            Libc.function("fchmod", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle FCHOWN =
+            Libc.function("fchown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle LINKAT =
+            Libc.function("linkat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle RENAMEAT =
+            Libc.function("renameat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+    private static final MethodHandle UNLINKAT =
+            Libc.function("unlinkat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle MKDIRAT =
+            Libc.function("mkdirat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle FLISTXATTR =
+            Libc.function("flistxattr", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle FGETXATTR =
+            Libc.function("fgetxattr", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+    private static final MethodHandle FSETXATTR = Libc.function(
+            "fsetxattr", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
 
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
@@ -49,6 +70,18 @@ public final class Syscalls {
         final MemorySegment path = arena.allocate(PATH_CAPACITY);
         final MemorySegment statx = arena.allocate(STATX_SIZE, 8);
         final MemorySegment openHow = arena.allocate(24, 8);
+        final MemorySegment path2 = arena.allocate(PATH_CAPACITY);
+
+        /** A second path buffer for two-path calls ({@code linkat}, {@code renameat}). */
+        MemorySegment path2(String text) throws ErrnoException {
+            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            if (bytes.length >= PATH_CAPACITY) {
+                throw new ErrnoException("path", Errno.ENAMETOOLONG);
+            }
+            MemorySegment.copy(bytes, 0, path2, JAVA_BYTE, 0, bytes.length);
+            path2.set(JAVA_BYTE, bytes.length, (byte) 0);
+            return path2;
+        }
 
         MemorySegment path(String text) throws ErrnoException {
             byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
@@ -177,6 +210,140 @@ public final class Syscalls {
             int ignored = (int) CLOSE.invokeExact(s.callState, fd);
         } catch (Throwable t) {
             throw rethrow(t);
+        }
+    }
+
+    /** {@code write(2)} of the whole buffer (loops over short writes). */
+    public static void writeFully(int fd, MemorySegment buffer, long count) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        long done = 0;
+        while (done < count) {
+            long n;
+            try {
+                n = (long) WRITE.invokeExact(s.callState, fd, buffer.asSlice(done), count - done);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+            if (n < 0) {
+                int errno = Libc.errno(s.callState);
+                if (errno == Errno.EINTR) {
+                    continue;
+                }
+                throw new ErrnoException("write", errno);
+            }
+            done += n;
+        }
+    }
+
+    /** {@code fsync(2)}. */
+    public static void fsync(int fd) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        intCall("fsync", s, () -> (int) FSYNC.invokeExact(s.callState, fd));
+    }
+
+    /** {@code fchmod(2)}: permission bits including setuid, setgid and sticky. */
+    public static void fchmod(int fd, int mode) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        intCall("fchmod", s, () -> (int) FCHMOD.invokeExact(s.callState, fd, mode));
+    }
+
+    /** {@code fchown(2)}. */
+    public static void fchown(int fd, int uid, int gid) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        intCall("fchown", s, () -> (int) FCHOWN.invokeExact(s.callState, fd, uid, gid));
+    }
+
+    /** {@code linkat(2)} without following: never replaces an existing {@code newName} (EEXIST). */
+    public static void linkat(int oldDir, String oldName, int newDir, String newName) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        MemorySegment a = s.path(oldName);
+        MemorySegment b = s.path2(newName);
+        intCall("linkat", s, () -> (int) LINKAT.invokeExact(s.callState, oldDir, a, newDir, b, 0));
+    }
+
+    /** {@code renameat(2)}: atomically replaces {@code newName}. */
+    public static void renameat(int oldDir, String oldName, int newDir, String newName) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        MemorySegment a = s.path(oldName);
+        MemorySegment b = s.path2(newName);
+        intCall("renameat", s, () -> (int) RENAMEAT.invokeExact(s.callState, oldDir, a, newDir, b));
+    }
+
+    /** {@code unlinkat(2)}; {@code AT_REMOVEDIR} removes an empty directory. */
+    public static void unlinkat(int dir, String name, int flags) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        MemorySegment p = s.path(name);
+        intCall("unlinkat", s, () -> (int) UNLINKAT.invokeExact(s.callState, dir, p, flags));
+    }
+
+    /** {@code mkdirat(2)}; the kernel applies the umask to {@code mode}. */
+    public static void mkdirat(int dir, String name, int mode) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        MemorySegment p = s.path(name);
+        intCall("mkdirat", s, () -> (int) MKDIRAT.invokeExact(s.callState, dir, p, mode));
+    }
+
+    /** {@code flistxattr(2)} into {@code buffer} (size 0 asks for the needed size); returns the byte count. */
+    public static long flistxattr(int fd, MemorySegment buffer, long size) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        return longCall("flistxattr", s, () -> (long) FLISTXATTR.invokeExact(s.callState, fd, buffer, size));
+    }
+
+    /** {@code fgetxattr(2)} of a NUL-terminated {@code name}; size 0 asks for the needed size. */
+    public static long fgetxattr(int fd, MemorySegment name, MemorySegment value, long size) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        return longCall("fgetxattr", s, () -> (long) FGETXATTR.invokeExact(s.callState, fd, name, value, size));
+    }
+
+    /** {@code fsetxattr(2)} with flags 0 (create or replace). */
+    public static void fsetxattr(int fd, MemorySegment name, MemorySegment value, long size) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        intCall("fsetxattr", s, () -> (int) FSETXATTR.invokeExact(s.callState, fd, name, value, size, 0));
+    }
+
+    @FunctionalInterface
+    private interface IntCall {
+        int call() throws Throwable;
+    }
+
+    @FunctionalInterface
+    private interface LongCall {
+        long call() throws Throwable;
+    }
+
+    private static void intCall(String name, Scratch s, IntCall call) throws ErrnoException {
+        while (true) {
+            int rc;
+            try {
+                rc = call.call();
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+            if (rc >= 0) {
+                return;
+            }
+            int errno = Libc.errno(s.callState);
+            if (errno != Errno.EINTR) {
+                throw new ErrnoException(name, errno);
+            }
+        }
+    }
+
+    private static long longCall(String name, Scratch s, LongCall call) throws ErrnoException {
+        while (true) {
+            long rc;
+            try {
+                rc = call.call();
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+            if (rc >= 0) {
+                return rc;
+            }
+            int errno = Libc.errno(s.callState);
+            if (errno != Errno.EINTR) {
+                throw new ErrnoException(name, errno);
+            }
         }
     }
 

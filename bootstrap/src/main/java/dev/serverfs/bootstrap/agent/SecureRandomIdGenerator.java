@@ -6,8 +6,8 @@ import dev.serverfs.domain.task.TaskId;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 
-/** {@code agt_}/{@code req_} + 24 hex digits from a {@link SecureRandom}. */
-final class RandomIds implements IdGenerator {
+/** Task and request ids from 12 bytes of {@link SecureRandom}: {@code agt_}/{@code req_} + 24 hex (reference §5). */
+public final class SecureRandomIdGenerator implements IdGenerator {
     private final SecureRandom random = new SecureRandom();
 
     @Override

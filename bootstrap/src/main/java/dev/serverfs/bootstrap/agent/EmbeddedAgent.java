@@ -1,0 +1,155 @@
+package dev.serverfs.bootstrap.agent;
+
+import dev.serverfs.adapters.fake.FakeAgentRuntime;
+import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
+import dev.serverfs.adapters.sqlite.SqliteTaskStores;
+import dev.serverfs.application.port.in.AnswerAgentQuestionUseCase;
+import dev.serverfs.application.port.in.CancelAgentTaskUseCase;
+import dev.serverfs.application.port.in.GetAgentTaskUseCase;
+import dev.serverfs.application.port.in.ListAgentRuntimesUseCase;
+import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase;
+import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase;
+import dev.serverfs.application.port.in.RespondAgentApprovalUseCase;
+import dev.serverfs.application.port.in.SendAgentMessageUseCase;
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
+import dev.serverfs.application.port.out.AgentRuntime;
+import dev.serverfs.application.port.out.TaskStore;
+import dev.serverfs.application.service.AnswerAgentQuestionService;
+import dev.serverfs.application.service.CancelAgentTaskService;
+import dev.serverfs.application.service.GetAgentTaskService;
+import dev.serverfs.application.service.ListAgentRuntimesService;
+import dev.serverfs.application.service.ReadAgentTaskEventsService;
+import dev.serverfs.application.service.ReadAgentTaskResultService;
+import dev.serverfs.application.service.RespondAgentApprovalService;
+import dev.serverfs.application.service.SendAgentMessageService;
+import dev.serverfs.application.service.SubmitAgentTaskService;
+import dev.serverfs.application.service.TaskLifecycle;
+import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.AgentLimits;
+import dev.serverfs.domain.workdir.Workdirs;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Agent service hosted inside {@code serverfs serve} (CONTRACT.md §3.3): SQLite store in the state directory,
+ * spooled results beside it, {@code flock} leases and guards in the lock directory, the runtimes, and the nine use
+ * cases for the MCP tools. {@link #start} prepares the lock directory and runs start-up reconciliation and GC;
+ * {@link #close} interrupts live tasks ({@code BRIDGE_SHUTDOWN}) and closes the store.
+ */
+public final class EmbeddedAgent implements AutoCloseable {
+    private final SqliteTaskStores stores;
+    private final ScheduledExecutorTimers timers;
+    private final ExecutorService runners;
+    private final TaskLifecycle lifecycle;
+
+    public final ListAgentRuntimesUseCase listRuntimes;
+    public final SubmitAgentTaskUseCase submit;
+    public final GetAgentTaskUseCase get;
+    public final ReadAgentTaskEventsUseCase events;
+    public final ReadAgentTaskResultUseCase result;
+    public final RespondAgentApprovalUseCase approval;
+    public final AnswerAgentQuestionUseCase answer;
+    public final SendAgentMessageUseCase message;
+    public final CancelAgentTaskUseCase cancel;
+
+    private EmbeddedAgent(
+            SqliteTaskStores stores,
+            ScheduledExecutorTimers timers,
+            ExecutorService runners,
+            TaskLifecycle lifecycle,
+            TaskStore store,
+            FileResultSpool spool,
+            AgentLimits limits) {
+        this.stores = stores;
+        this.timers = timers;
+        this.runners = runners;
+        this.lifecycle = lifecycle;
+        this.listRuntimes = new ListAgentRuntimesService(lifecycle);
+        this.submit = new SubmitAgentTaskService(lifecycle);
+        this.get = new GetAgentTaskService(store);
+        this.events = new ReadAgentTaskEventsService(store);
+        this.result = new ReadAgentTaskResultService(store, spool, limits);
+        this.approval = new RespondAgentApprovalService(lifecycle);
+        this.answer = new AnswerAgentQuestionService(lifecycle);
+        this.message = new SendAgentMessageService(lifecycle);
+        this.cancel = new CancelAgentTaskService(lifecycle);
+    }
+
+    /**
+     * Opens the store, prepares the lock directory and reconciles what a previous process left.
+     *
+     * @param runtimes the real runtimes (Codex, Claude); the fake one is added when the configuration enables it
+     * @param fakeProviderCommand argv that runs the fake provider child (the hidden {@code fake-provider} command)
+     */
+    public static EmbeddedAgent start(
+            ServerFsConfig.Agent config,
+            Workdirs workdirs,
+            List<AgentRuntime> runtimes,
+            List<String> fakeProviderCommand,
+            Clock clock,
+            String version) {
+        Path stateDir = config.stateDir()
+                .orElseThrow(() -> new ServerFsException(
+                        ErrorCode.CONFIGURATION_ERROR, "the embedded Agent needs SERVERFS_AGENT_BRIDGE_STATE_DIR"));
+        AgentLimits limits = AgentLimits.defaults()
+                .withLifecycle(
+                        config.taskTimeout(), config.interactionTimeout(), config.maxActiveTasks(), config.retention());
+        List<AgentRuntime> all = new ArrayList<>(runtimes);
+        if (config.fakeRuntimeEnabled()) {
+            all.add(new FakeAgentRuntime(fakeProviderCommand));
+        }
+        FlockWriterLeases leases = new FlockWriterLeases(config.lockDir());
+        leases.prepare();
+        SqliteTaskStores stores = SqliteTaskStores.open(stateDir);
+        ScheduledExecutorTimers timers = new ScheduledExecutorTimers(clock);
+        ExecutorService runners = Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("serverfs-agent-task-", 0).factory());
+        FileResultSpool spool = new FileResultSpool(stateDir);
+        TaskStore store = stores.taskStore();
+        TaskLifecycle lifecycle = new TaskLifecycle(
+                workdirs,
+                all,
+                store,
+                spool,
+                leases,
+                new SecureRandomIdGenerator(),
+                timers,
+                clock,
+                runners,
+                TaskLifecycle.Settings.defaults(limits, version));
+        lifecycle.recoverAtStartup();
+        return new EmbeddedAgent(stores, timers, runners, lifecycle, store, spool, limits);
+    }
+
+    /** Lazy reconciliation of a slot's recovery guard (e.g. before a mutation answers WORKDIR_RECOVERY_REQUIRED). */
+    public boolean reconcileSlot(int slot) {
+        return lifecycle.reconcileSlot(slot);
+    }
+
+    /** Waits until the task's runner released its lease (tests and orderly shutdown). */
+    public boolean awaitDrained(dev.serverfs.domain.task.TaskId id, java.time.Duration timeout)
+            throws InterruptedException {
+        return lifecycle.awaitDrained(id, timeout);
+    }
+
+    @Override
+    public void close() {
+        lifecycle.shutdown();
+        runners.shutdown();
+        try {
+            // Runners release their leases and write their last rows while draining; the store closes after them.
+            runners.awaitTermination(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        timers.close();
+        stores.close();
+    }
+}

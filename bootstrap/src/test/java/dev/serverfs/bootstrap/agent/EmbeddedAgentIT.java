@@ -1,0 +1,162 @@
+package dev.serverfs.bootstrap.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.serverfs.adapters.fake.FakeAgentRuntime;
+import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.Submission;
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.bootstrap.ServerFsMain;
+import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.Task;
+import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskStatus;
+import dev.serverfs.domain.workdir.Access;
+import dev.serverfs.domain.workdir.AgentMode;
+import dev.serverfs.domain.workdir.Workdir;
+import dev.serverfs.domain.workdir.WorkdirAlias;
+import dev.serverfs.domain.workdir.WorkdirPolicy;
+import dev.serverfs.domain.workdir.Workdirs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The embedded Agent over a real SQLite file, real flock leases and the fake runtime's child processes. */
+class EmbeddedAgentIT {
+    @TempDir
+    Path dir;
+
+    private ServerFsConfig.Agent config(Path state, Path locks) {
+        return new ServerFsConfig.Agent(
+                true,
+                true,
+                dir.resolve("bridge.sock"),
+                Duration.ofSeconds(30),
+                locks,
+                Optional.of(state),
+                true,
+                Duration.ofHours(2),
+                Duration.ofMinutes(30),
+                4,
+                Duration.ofHours(168),
+                List.of("fake"));
+    }
+
+    private Workdirs workdirs(Path root) {
+        WorkdirPolicy policy = new WorkdirPolicy(
+                false,
+                false,
+                List.of(),
+                1 << 20,
+                2000,
+                1 << 20,
+                false,
+                1 << 20,
+                AgentMode.WORKSPACE_WRITE,
+                new TreeSet<>(List.of("fake")));
+        return new Workdirs(
+                List.of(new Workdir(2, new WorkdirAlias("docs"), Optional.empty(), Access.READ_WRITE, policy, root)));
+    }
+
+    private static Task await(EmbeddedAgent agent, TaskId id, Predicate<Task> condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            Task t = agent.get.get(id).task();
+            if (condition.test(t)) {
+                return t;
+            }
+            LockSupport.parkNanos(20_000_000);
+        }
+        return fail("not reached");
+    }
+
+    /** The previous task releases its lease only after its child exited: a new one is refused, never queued. */
+    private static TaskId submitWhenSlotFree(EmbeddedAgent agent, SubmitAgentTaskCommand command) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                return agent.submit.submit(command).task().id();
+            } catch (ServerFsException e) {
+                if (e.code() != ErrorCode.WORKDIR_BUSY || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                LockSupport.parkNanos(20_000_000);
+            }
+        }
+    }
+
+    @Test
+    void submit_retry_wait_cancel_and_restart_over_real_sqlite_and_flock() throws Exception {
+        Path state = Files.createDirectory(
+                dir.resolve("state"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path locks = dir.resolve("locks");
+        Path root = Files.createDirectory(dir.resolve("docs"));
+        List<String> child = FakeAgentRuntime.javaCommand(ServerFsMain.class.getName(), "fake-provider");
+        FlockWriterLeases mutationGate = new FlockWriterLeases(locks);
+        TaskId echo;
+        TaskId waiting;
+        try (EmbeddedAgent agent =
+                EmbeddedAgent.start(config(state, locks), workdirs(root), List.of(), child, Clock.systemUTC(), "t")) {
+            SubmitAgentTaskCommand command = new SubmitAgentTaskCommand(
+                    "fake",
+                    "docs",
+                    "hello",
+                    "",
+                    "workspace-write",
+                    Optional.empty(),
+                    Optional.of("c-1"),
+                    Optional.of("objective-1"));
+            echo = agent.submit.submit(command).task().id();
+            Submission retry = agent.submit.submit(command);
+            assertInstanceOf(Submission.Replayed.class, retry);
+            assertEquals(echo, retry.task().id());
+            assertEquals(
+                    "echo: hello",
+                    await(agent, echo, Task::isTerminal).result().orElseThrow().finalResponse());
+
+            waiting = submitWhenSlotFree(
+                    agent,
+                    new SubmitAgentTaskCommand(
+                            "fake",
+                            "docs",
+                            "wait:",
+                            "",
+                            "workspace-write",
+                            Optional.empty(),
+                            Optional.empty(),
+                            Optional.empty()));
+            await(agent, waiting, t -> t.status() == TaskStatus.RUNNING);
+            assertEquals(
+                    ErrorCode.WORKDIR_BUSY,
+                    assertThrows(ServerFsException.class, () -> mutationGate.acquireForMutation(2))
+                            .code());
+            assertEquals(TaskStatus.CANCELLED, agent.cancel.cancel(waiting).status());
+            assertEquals(TaskStatus.CANCELLED, agent.get.get(waiting).task().status());
+            assertTrue(agent.awaitDrained(waiting, Duration.ofSeconds(30)), "runner drained after cancel");
+        }
+        // After close the lease is free and the guard is gone (the child's exit was observed).
+        mutationGate.acquireForMutation(2).close();
+        try (EmbeddedAgent again =
+                EmbeddedAgent.start(config(state, locks), workdirs(root), List.of(), child, Clock.systemUTC(), "t")) {
+            assertEquals(TaskStatus.SUCCEEDED, again.get.get(echo).task().status(), "rows survive a restart");
+            assertTrue(again.reconcileSlot(2));
+        }
+    }
+}
