@@ -76,6 +76,11 @@ class AgentCrashIT {
                         mcp.call("submit_agent_task", AgentServeIT.submit("proj", "fake", "complete:x"))
                                 .code(),
                         "the slot stays fail-closed while the provider may still write");
+                assertEquals(
+                        "WORKDIR_RECOVERY_REQUIRED",
+                        mcp.call("create_text_file", Map.of("workdir", "proj", "path", "new.txt", "content", "x"))
+                                .code(),
+                        "MCP mutations are fail-closed too");
                 assertTrue(leases.readGuard(1).isPresent());
 
                 orphan.get().destroyForcibly();

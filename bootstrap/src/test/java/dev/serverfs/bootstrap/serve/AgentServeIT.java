@@ -135,7 +135,7 @@ class AgentServeIT {
                                 "send_agent_message",
                                 "cancel_agent_task")),
                 byName.keySet().toString());
-        assertFalse(byName.containsKey("download_binary_file"), "no binary surface without a binary workdir");
+        assertEquals(20, byName.size(), "6 read + 5 mutation + 9 Agent tools, no binary: " + byName.keySet());
         for (String read :
                 List.of("list_agent_runtimes", "get_agent_task", "read_agent_task_events", "read_agent_task_result")) {
             JsonNode a = byName.get(read).get("annotations");
