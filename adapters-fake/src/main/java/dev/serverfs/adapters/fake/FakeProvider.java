@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The child side of the fake runtime: reads {@code PROMPT}, then follows the script the prompt names (reference
@@ -54,6 +55,19 @@ public final class FakeProvider {
             result = "approval " + cmd + ": " + ask("APPROVAL", cmd, "DECISION");
         } else if (prompt.startsWith("question:")) {
             result = "answered: " + ask("QUESTION", prompt.substring("question:".length()), "ANSWER");
+        } else if (prompt.startsWith("linger:")) {
+            // Like wait:, but outlives a parent that dies without cancelling (kill -9): a provider whose stop
+            // nobody can prove until it is killed by its recorded pid.
+            send("WAITING", "");
+            try {
+                while (true) {
+                    next();
+                }
+            } catch (IOException parentGone) {
+                while (true) {
+                    LockSupport.park();
+                }
+            }
         } else if (prompt.startsWith("wait:")) {
             send("WAITING", "");
             while (true) {

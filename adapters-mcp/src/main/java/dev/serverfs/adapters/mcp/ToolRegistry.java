@@ -38,12 +38,12 @@ final class ToolRegistry {
             if (tools.containsKey(spec.name())) {
                 throw new IllegalStateException("tool registered twice: " + spec.name());
             }
-            ObjectNode input = loadSchema(spec.name() + ".json")
+            ObjectNode input = loadSchema(spec.schema() + ".json")
                     .orElseThrow(() -> new IllegalStateException("missing input schema for tool " + spec.name()));
             if (!"object".equals(input.path("type").asText())) {
                 throw new IllegalStateException("input schema of " + spec.name() + " must have type object");
             }
-            Optional<ObjectNode> output = loadSchema(spec.name() + ".output.json");
+            Optional<ObjectNode> output = loadSchema(spec.schema() + ".output.json");
             Schema compiled = SCHEMAS.getSchema(input);
             // Compile every keyword now, so a bad schema fails at start-up and the first call is not slow.
             compiled.initializeValidators();

@@ -7,11 +7,16 @@ import java.util.regex.Pattern;
 /**
  * What {@code tools/list} publishes about a tool besides its schemas: the contract name, a description for the
  * model, annotations, the surface that decides registration, and optional {@code _meta} entries (e.g.
- * {@code openai/fileParams}). The input schema is the resource {@code schemas/<name>.json}; an optional output
- * schema is {@code schemas/<name>.output.json}.
+ * {@code openai/fileParams}). The input schema is the resource {@code schemas/<schema>.json} ({@code schema} defaults
+ * to the name); an optional output schema is {@code schemas/<schema>.output.json}.
  */
 public record ToolSpec(
-        String name, String description, ToolAnnotations annotations, ToolSurface surface, Map<String, Object> meta) {
+        String name,
+        String description,
+        ToolAnnotations annotations,
+        ToolSurface surface,
+        Map<String, Object> meta,
+        String schema) {
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
@@ -27,6 +32,27 @@ public record ToolSpec(
         Objects.requireNonNull(annotations, "annotations");
         Objects.requireNonNull(surface, "surface");
         meta = Map.copyOf(meta);
+        Objects.requireNonNull(schema, "schema");
+        if (!NAME.matcher(schema.replace('.', '_')).matches()) {
+            throw new IllegalArgumentException("schema resource names are lower_snake_case: " + schema);
+        }
+    }
+
+    public ToolSpec(
+            String name,
+            String description,
+            ToolAnnotations annotations,
+            ToolSurface surface,
+            Map<String, Object> meta) {
+        this(name, description, annotations, surface, meta, name);
+    }
+
+    /**
+     * The same tool published with the schema resource {@code schemas/<schema>.json} instead of
+     * {@code schemas/<name>.json} (e.g. a variant whose enum offers a test-only value).
+     */
+    public ToolSpec withSchema(String schema) {
+        return new ToolSpec(name, description, annotations, surface, meta, schema);
     }
 
     public ToolSpec(String name, String description, ToolAnnotations annotations, ToolSurface surface) {

@@ -1,6 +1,6 @@
 /**
- * Wiring of the embedded Agent service (CONTRACT.md §3.3): the JDK-backed timers and ids, the result spool in the
- * state directory, and {@link dev.serverfs.bootstrap.agent.EmbeddedAgent}, which assembles the nine Agent use
- * cases over the task store, writer leases and runtimes.
+ * Composition of the Agent side of {@code serve}: the embedded Agent service (SQLite store, flock leases, result
+ * spool, runtimes, timers, start-up reconciliation) or, without a Bridge client yet, tools that answer
+ * {@code AGENT_BRIDGE_UNAVAILABLE}; and the nine Agent MCP tools on top.
  */
 package dev.serverfs.bootstrap.agent;

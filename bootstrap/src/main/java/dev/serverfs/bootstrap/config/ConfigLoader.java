@@ -470,6 +470,10 @@ public final class ConfigLoader {
                 agentPath("SERVERFS_AGENT_BRIDGE_SOCKET", "/run/serverfs-agent-bridge/bridge.sock", bridgeEnabled);
         Path lockDir = agentPath("SERVERFS_AGENT_LOCK_DIR", "/run/serverfs-agent-locks", bridgeEnabled);
         Optional<Path> stateDir = vars.absolutePath("SERVERFS_AGENT_BRIDGE_STATE_DIR");
+        if (embedded && stateDir.isEmpty()) {
+            throw new ConfigurationException(
+                    "SERVERFS_AGENT_EMBEDDED=true needs SERVERFS_AGENT_BRIDGE_STATE_DIR (where the task store lives)");
+        }
         Duration bridgeTimeout =
                 vars.permissiveSeconds("SERVERFS_AGENT_BRIDGE_TIMEOUT_SECONDS", Duration.ofSeconds(30));
         int taskTimeout = vars.strictPositiveInt("SERVERFS_AGENT_TASK_TIMEOUT_SECONDS", 7200);

@@ -42,11 +42,13 @@ import dev.serverfs.application.service.SearchTextService;
 import dev.serverfs.application.service.StatFileService;
 import dev.serverfs.application.service.UploadBinaryFileService;
 import dev.serverfs.bootstrap.ServerFsVersion;
+import dev.serverfs.bootstrap.agent.AgentWiring;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.net.URI;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -61,11 +63,17 @@ import java.util.Set;
 public final class ServeWiring implements AutoCloseable {
 
     private final LinuxWorkdirFileSystem fileSystem;
+    private final AgentWiring agent;
     private final Optional<SidecarFileIngress> ingress;
     private final McpServer server;
 
-    private ServeWiring(LinuxWorkdirFileSystem fileSystem, Optional<SidecarFileIngress> ingress, McpServer server) {
+    private ServeWiring(
+            LinuxWorkdirFileSystem fileSystem,
+            AgentWiring agent,
+            Optional<SidecarFileIngress> ingress,
+            McpServer server) {
         this.fileSystem = fileSystem;
+        this.agent = agent;
         this.ingress = ingress;
         this.server = server;
     }
@@ -83,20 +91,20 @@ public final class ServeWiring implements AutoCloseable {
         LinuxWorkdirFileSystem fileSystem = new LinuxWorkdirFileSystem();
         Optional<SidecarFileIngress> owned =
                 fileIngress.filter(SidecarFileIngress.class::isInstance).map(SidecarFileIngress.class::cast);
+        AgentWiring agent = null;
         try {
             AuditLog audit = new Slf4jAuditLog();
+            agent = AgentWiring.start(config, fileSystem);
+            List<McpTool> tools = new ArrayList<>(tools(
+                    config, fileSystem, fileSystem, writerLeases(config), fileIngress.map(FileIngress.class::cast)));
+            tools.addAll(agent.tools());
             McpServer server = McpServer.start(
-                    settings(config),
-                    audit,
-                    tools(
-                            config,
-                            fileSystem,
-                            fileSystem,
-                            writerLeases(config),
-                            fileIngress.map(FileIngress.class::cast)),
-                    new ReadResourceService(config.workdirs(), fileSystem));
-            return new ServeWiring(fileSystem, owned, server);
+                    settings(config), audit, tools, new ReadResourceService(config.workdirs(), fileSystem));
+            return new ServeWiring(fileSystem, agent, owned, server);
         } catch (RuntimeException e) {
+            if (agent != null) {
+                agent.close();
+            }
             owned.ifPresent(SidecarFileIngress::close);
             fileSystem.close();
             throw e;
@@ -121,8 +129,12 @@ public final class ServeWiring implements AutoCloseable {
         try {
             server.close();
         } finally {
-            ingress.ifPresent(SidecarFileIngress::close);
-            fileSystem.close();
+            try {
+                agent.close();
+            } finally {
+                ingress.ifPresent(SidecarFileIngress::close);
+                fileSystem.close();
+            }
         }
     }
 

@@ -691,6 +691,8 @@ class ConfigLoaderTest {
         assertRejected(
                 "SERVERFS_AGENT_EMBEDDED=true needs SERVERFS_AGENT_BRIDGE_ENABLED=true (the Agent master" + " switch)");
         bridge();
+        assertRejected(
+                "SERVERFS_AGENT_EMBEDDED=true needs SERVERFS_AGENT_BRIDGE_STATE_DIR (where the task store lives)");
         env.put("SERVERFS_AGENT_BRIDGE_STATE_DIR", "state");
         assertRejected("SERVERFS_AGENT_BRIDGE_STATE_DIR must be an absolute path");
         env.put("SERVERFS_AGENT_BRIDGE_STATE_DIR", tmp.toString());

@@ -116,6 +116,12 @@ final class ServeProcess implements AutoCloseable {
         return -1;
     }
 
+    /** SIGKILL: the process gets no chance to clean up (its children are not killed). */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
     int waitForExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

@@ -34,7 +34,7 @@ public interface AuditLog {
             Map<String, Object> counters) {
 
         private static final Pattern CODE = Pattern.compile("[A-Z][A-Z_]{2,}");
-        private static final int MAX_TOKEN = 200;
+        private static final int MAX_TOKEN = 256;
 
         public ToolCall {
             Objects.requireNonNull(tool, "tool");
@@ -108,5 +108,16 @@ public interface AuditLog {
             "bytes_after",
             "bytes_deleted",
             "mime_type",
-            "dry_run");
+            "dry_run",
+            // Agent tools (reference §3): metadata only, never prompt, message or answer text.
+            "schema_version",
+            "runtime",
+            "profile",
+            "correlation_id",
+            "idempotency_key",
+            "task_id",
+            "request_id",
+            "status",
+            "decision",
+            "message_bytes");
 }

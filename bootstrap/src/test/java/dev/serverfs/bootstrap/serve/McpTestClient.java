@@ -1,0 +1,116 @@
+package dev.serverfs.bootstrap.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A minimal MCP Streamable HTTP client for the Agent end-to-end tests: initialize, then JSON-RPC {@code tools/list}
+ * and {@code tools/call} with JSON responses. Tool errors come back as {@link ToolCall#error()}.
+ */
+final class McpTestClient {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final URI url;
+    private final String session;
+    private final AtomicLong ids = new AtomicLong();
+
+    /** One tool call's outcome: the structured content, or the {@code CODE: message} text of a tool error. */
+    record ToolCall(JsonNode structured, String error) {
+        JsonNode ok() {
+            if (error != null) {
+                throw new AssertionError("tool error: " + error);
+            }
+            return structured;
+        }
+
+        String code() {
+            if (error == null) {
+                throw new AssertionError("expected a tool error, got " + structured);
+            }
+            return error.substring(0, error.indexOf(':'));
+        }
+    }
+
+    McpTestClient(String url) throws IOException, InterruptedException {
+        this.url = URI.create(url);
+        ObjectNode init = JSON.createObjectNode();
+        init.put("protocolVersion", "2025-06-18");
+        init.putObject("capabilities");
+        init.putObject("clientInfo").put("name", "agent-it").put("version", "1");
+        HttpResponse<String> response = post(request("initialize", init), null);
+        this.session = response.headers().firstValue("Mcp-Session-Id").orElse(null);
+        ObjectNode initialized = JSON.createObjectNode();
+        initialized.put("jsonrpc", "2.0");
+        initialized.put("method", "notifications/initialized");
+        post(initialized, session);
+    }
+
+    JsonNode listTools() throws IOException, InterruptedException {
+        return rpc("tools/list", JSON.createObjectNode()).get("tools");
+    }
+
+    ToolCall call(String tool, Map<String, ?> arguments) throws IOException, InterruptedException {
+        ObjectNode params = JSON.createObjectNode();
+        params.put("name", tool);
+        params.set("arguments", JSON.valueToTree(arguments));
+        JsonNode result = rpc("tools/call", params);
+        if (result.path("isError").asBoolean(false)) {
+            return new ToolCall(null, result.get("content").get(0).get("text").asText());
+        }
+        return new ToolCall(result.get("structuredContent"), null);
+    }
+
+    /** The raw JSON-RPC request body of a {@code tools/call}, for sending through another path (a proxy). */
+    String callBody(String tool, Map<String, ?> arguments) throws IOException {
+        ObjectNode params = JSON.createObjectNode();
+        params.put("name", tool);
+        params.set("arguments", JSON.valueToTree(arguments));
+        return JSON.writeValueAsString(request("tools/call", params));
+    }
+
+    String session() {
+        return session;
+    }
+
+    private JsonNode rpc(String method, ObjectNode params) throws IOException, InterruptedException {
+        HttpResponse<String> response = post(request(method, params), session);
+        JsonNode body = JSON.readTree(response.body());
+        if (body.has("error")) {
+            throw new AssertionError(method + " failed: " + body.get("error"));
+        }
+        return body.get("result");
+    }
+
+    private ObjectNode request(String method, ObjectNode params) {
+        ObjectNode request = JSON.createObjectNode();
+        request.put("jsonrpc", "2.0");
+        request.put("id", ids.incrementAndGet());
+        request.put("method", method);
+        request.set("params", params);
+        return request;
+    }
+
+    private HttpResponse<String> post(ObjectNode body, String sessionId) throws IOException, InterruptedException {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(url)
+                .timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2025-06-18")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+        if (sessionId != null) {
+            builder.header("Mcp-Session-Id", sessionId);
+        }
+        return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
