@@ -37,7 +37,15 @@ class BinaryToolsTest {
     private final UploadBinaryFileUseCase upload = command -> {
         lastUpload.set(command);
         return new UploadBinaryFileUseCase.UploadedBinaryFile(
-                command.workdir(), command.path(), true, false, 3, "ab", Optional.empty(), "v1:0123456789abcdef");
+                command.workdir(),
+                command.path(),
+                true,
+                false,
+                3,
+                "ab",
+                Optional.empty(),
+                "v1:0123456789abcdef",
+                "image/png");
     };
 
     private final DownloadBinaryFileUseCase download = query -> new DownloadBinaryFileUseCase.DownloadedBinaryFile(
@@ -138,6 +146,7 @@ class BinaryToolsTest {
 
         String recorded = audit.events().toString();
         assertTrue(recorded.contains("bytes_written"), recorded);
+        assertTrue(recorded.contains("image/png"), recorded);
         assertTrue(recorded.contains("v1:0123456789abcdef"), recorded);
         assertFalse(recorded.contains("secret"), recorded);
         assertEquals("file-secret-id", lastUpload.get().file().orElseThrow().fileId());

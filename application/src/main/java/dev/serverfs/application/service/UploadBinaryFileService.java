@@ -8,6 +8,7 @@ import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.file.BinaryPayload;
 import dev.serverfs.domain.file.FileStat;
+import dev.serverfs.domain.file.MimeTypes;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -70,7 +71,8 @@ public final class UploadBinaryFileService implements UploadBinaryFileUseCase {
                     bytes.length,
                     sha256,
                     Optional.empty(),
-                    created.revision().token());
+                    created.revision().token(),
+                    MimeTypes.guess(target.path().name()));
         }
         String expected = command.expectedRevision().get();
         return gate.run(target, () -> replace(target, expected, bytes, sha256, command));
@@ -111,7 +113,8 @@ public final class UploadBinaryFileService implements UploadBinaryFileUseCase {
                     bytes.length,
                     sha256,
                     Optional.of(revisionBefore),
-                    after.revision().token());
+                    after.revision().token(),
+                    MimeTypes.guess(target.path().name()));
         }
     }
 }

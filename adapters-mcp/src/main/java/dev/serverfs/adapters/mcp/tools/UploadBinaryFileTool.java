@@ -18,7 +18,7 @@ import java.util.Optional;
 /**
  * {@code upload_binary_file} (reference §2.15, v0.5 §3-§4). With file ingress enabled the tool carries {@code
  * _meta["openai/fileParams"] = ["file"]} so ChatGPT fills {@code file} with a download URL; without it the meta is
- * absent. Audit counters {@code bytes_written}, {@code revision}; never the file id, URL or name.
+ * absent. Audit counters {@code bytes_written}, {@code revision}, {@code mime_type}; never the file id, URL or name.
  */
 public final class UploadBinaryFileTool implements McpTool {
 
@@ -75,7 +75,8 @@ public final class UploadBinaryFileTool implements McpTool {
                         u.revisionBefore().orElse(null),
                         u.revision()))
                 .withCounter("bytes_written", u.bytesWritten())
-                .withCounter("revision", u.revision());
+                .withCounter("revision", u.revision())
+                .withCounter("mime_type", u.mimeType());
     }
 
     record UploadPayload(

@@ -48,7 +48,7 @@ public interface UploadBinaryFileUseCase {
         }
     }
 
-    /** {@code revisionBefore} is present only for an overwrite. */
+    /** {@code revisionBefore} is present only for an overwrite; {@code mimeType} is the target name's guess (audit). */
     record UploadedBinaryFile(
             String workdir,
             String path,
@@ -57,5 +57,6 @@ public interface UploadBinaryFileUseCase {
             long bytesWritten,
             String sha256,
             Optional<String> revisionBefore,
-            String revision) {}
+            String revision,
+            String mimeType) {}
 }
