@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EventRedactionTest {
-    private static final String ROOT = "/srv/work/docs";
+    private static final String ROOT = "/srv/projects/docs";
 
     @Test
     void native_ids_are_dropped_and_paths_become_workdir_relative() {
