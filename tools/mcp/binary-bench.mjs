@@ -124,11 +124,12 @@ function gcSince(offset) {
   const buf = Buffer.alloc(Math.max(0, len));
   fs.readSync(fd, buf, 0, buf.length, offset);
   fs.closeSync(fd);
-  const r = { gcs: 0, maxUsedBeforeGcMiB: null, maxUsedAfterGcMiB: null, maxCommittedMiB: null };
+  const r = { gcs: 0, fullGcs: 0, maxUsedBeforeGcMiB: null, maxUsedAfterGcMiB: null, maxCommittedMiB: null };
   for (const line of buf.toString('utf8').split('\n')) {
     const m = /(\d+)([KMG])->(\d+)([KMG])\((\d+)([KMG])\)/.exec(line);
     if (!m) continue;
     r.gcs++;
+    if (/Pause Full/.test(line)) r.fullGcs++;
     const before = toMiB(m[1], m[2]); const after = toMiB(m[3], m[4]); const committed = toMiB(m[5], m[6]);
     r.maxUsedBeforeGcMiB = Math.max(r.maxUsedBeforeGcMiB ?? 0, before);
     r.maxUsedAfterGcMiB = Math.max(r.maxUsedAfterGcMiB ?? 0, after);

@@ -86,3 +86,10 @@ NODE_MODULES="$nm" node "$here/binary-bench.mjs" --serverfs "http://127.0.0.1:$s
   --peer "http://127.0.0.1:$pport/mcp" --root "$fixture" \
   --serverfs-pid "${pids[0]}" --gc-log "$scratch/gc.log" --gateway-pid "${pids[1]}" "$@"
 echo "uptime after: $(uptime)" >&2
+# Live heap after the run: force a full GC in the JVM and print its heap summary (needs a JDK's jcmd).
+jcmd="${JAVA_HOME:+$JAVA_HOME/bin/}jcmd"
+if "$jcmd" "${pids[0]}" GC.run >/dev/null 2>&1; then
+  echo "ServerFS heap after the run and a full GC (jcmd GC.heap_info):" >&2
+  "$jcmd" "${pids[0]}" GC.heap_info >&2 || true
+  tail -n 1 "$scratch/gc.log" >&2
+fi
