@@ -94,14 +94,16 @@ public final class FakeAgentRuntime implements AgentRuntime {
             throw new ServerFsException(ErrorCode.AGENT_RUNTIME_UNAVAILABLE, "the fake provider could not start");
         }
         Child child = new Child(process);
-        children.put(request.taskId(), child);
-        if (earlyCancels.remove(request.taskId()) || Thread.currentThread().isInterrupted()) {
-            child.trySend("CANCEL", "");
-        }
         try {
             startTime(process.pid())
                     .ifPresent(start -> context.providerStarted(new ProviderProcess(process.pid(), start)));
+            // PROMPT must be the child's first line: the child is published (and so reachable by a steer or a
+            // cancel from another thread) only after it, so nothing can overtake it on the child's stdin.
             child.send("PROMPT", request.prompt());
+            children.put(request.taskId(), child);
+            if (earlyCancels.remove(request.taskId()) || Thread.currentThread().isInterrupted()) {
+                child.trySend("CANCEL", "");
+            }
             NativeIds ids = new NativeIds(
                     Optional.of("fake-session-" + request.taskId().value().substring(4)), Optional.of("fake-turn-1"));
             context.nativeIds(ids);
