@@ -171,54 +171,29 @@ public record Task(
     /** {@code running -> succeeded} with the stored result. */
     public Task succeeded(TaskResult taskResult, Instant now) {
         Objects.requireNonNull(taskResult, "taskResult");
-        status.requireMoveTo(TaskStatus.SUCCEEDED);
-        return with(
-                TaskStatus.SUCCEEDED,
-                startedAt,
-                now,
-                Optional.of(now),
-                Optional.of(taskResult),
-                Optional.empty(),
-                Optional.empty());
+        return terminal(TaskStatus.SUCCEEDED, Optional.of(taskResult), Optional.empty(), now);
     }
 
     /** {@code starting|running -> failed} with the error code stored on the task. */
     public Task failed(ErrorCode code, String message, Instant now) {
-        status.requireMoveTo(TaskStatus.FAILED);
-        return with(
-                TaskStatus.FAILED,
-                startedAt,
-                now,
-                Optional.of(now),
-                Optional.empty(),
-                Optional.of(new TaskFailure(code, message)),
-                Optional.empty());
+        return terminal(TaskStatus.FAILED, Optional.empty(), Optional.of(new TaskFailure(code, message)), now);
     }
 
     /** Any non-terminal state {@code -> interrupted} with the reason code (timeouts, restart, shutdown...). */
     public Task interrupted(ErrorCode code, String message, Instant now) {
-        status.requireMoveTo(TaskStatus.INTERRUPTED);
-        return with(
-                TaskStatus.INTERRUPTED,
-                startedAt,
-                now,
-                Optional.of(now),
-                Optional.empty(),
-                Optional.of(new TaskFailure(code, message)),
-                Optional.empty());
+        return terminal(TaskStatus.INTERRUPTED, Optional.empty(), Optional.of(new TaskFailure(code, message)), now);
     }
 
     /** Any non-terminal state {@code -> cancelled} (explicit user cancellation). */
     public Task cancelled(Instant now) {
-        status.requireMoveTo(TaskStatus.CANCELLED);
-        return with(
-                TaskStatus.CANCELLED,
-                startedAt,
-                now,
-                Optional.of(now),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty());
+        return terminal(TaskStatus.CANCELLED, Optional.empty(), Optional.empty(), now);
+    }
+
+    /** Entering a terminal state sets {@code completed_at} and clears the pending request (reference §3.11). */
+    private Task terminal(
+            TaskStatus target, Optional<TaskResult> taskResult, Optional<TaskFailure> failure, Instant now) {
+        status.requireMoveTo(target);
+        return with(target, startedAt, now, Optional.of(now), taskResult, failure, Optional.empty());
     }
 
     /** Records provider-native ids without changing the status. */
