@@ -1,14 +1,16 @@
 package dev.serverfs.adapters.fs;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import dev.serverfs.adapters.fs.linux.ErrnoException;
 import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.domain.workdir.CodePointOrder;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -29,59 +31,78 @@ final class Dirents {
     static final Comparator<Dirent> BY_NAME = Comparator.comparing(Dirent::name, CodePointOrder.NAMES);
 
     private static final int BUFFER = 64 * 1024;
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.nativeOrder());
     private static final ThreadLocal<MemorySegment> BUFFERS =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(BUFFER, 8));
 
     private Dirents() {}
 
     static List<Dirent> read(int fd) throws ErrnoException {
-        MemorySegment buf = BUFFERS.get();
         List<Dirent> out = new ArrayList<>();
-        byte[] name = new byte[256];
+        scan(fd, (name, type) -> out.add(new Dirent(name, type)));
+        return out;
+    }
+
+    /** The names only (a listing needs no {@code d_type}). */
+    static List<String> readNames(int fd) throws ErrnoException {
+        List<String> out = new ArrayList<>();
+        scan(fd, (name, type) -> out.add(name));
+        return out;
+    }
+
+    private interface Sink {
+        void accept(String name, int type);
+    }
+
+    private static void scan(int fd, Sink sink) throws ErrnoException {
+        MemorySegment buf = BUFFERS.get();
         while (true) {
             int n = Syscalls.getdents64(fd, buf);
             if (n == 0) {
-                return out;
+                return;
             }
+            // One bulk copy to the heap, then plain array access: much cheaper than a bounds-checked native
+            // read per byte of every name.
+            byte[] records = buf.asSlice(0, n).toArray(JAVA_BYTE);
             int at = 0;
             while (at < n) {
-                int reclen = Short.toUnsignedInt(buf.get(JAVA_SHORT, at + 16));
-                int type = Byte.toUnsignedInt(buf.get(JAVA_BYTE, at + 18));
-                int len = 0;
-                int limit = reclen - 19;
-                while (len < limit && buf.get(JAVA_BYTE, at + 19 + len) != 0) {
-                    len++;
+                // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2, native order), d_type (1), d_name.
+                int reclen = Short.toUnsignedInt((short) SHORT.get(records, at + 16));
+                int type = Byte.toUnsignedInt(records[at + 18]);
+                int start = at + 19;
+                int end = start;
+                int limit = at + reclen;
+                while (end < limit && records[end] != 0) {
+                    end++;
                 }
-                if (len > name.length) {
-                    name = new byte[len];
-                }
-                MemorySegment.copy(buf, JAVA_BYTE, at + 19, name, 0, len);
                 at += reclen;
-                if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.')) {
+                int len = end - start;
+                if ((len == 1 && records[start] == '.')
+                        || (len == 2 && records[start] == '.' && records[start + 1] == '.')) {
                     continue;
                 }
-                String decoded = decode(name, len);
+                String decoded = decode(records, start, len);
                 if (decoded != null) {
-                    out.add(new Dirent(decoded, type));
+                    sink.accept(decoded, type);
                 }
             }
         }
     }
 
-    private static String decode(byte[] bytes, int len) {
+    private static String decode(byte[] bytes, int offset, int len) {
         boolean ascii = true;
-        for (int i = 0; i < len && ascii; i++) {
+        for (int i = offset; i < offset + len && ascii; i++) {
             ascii = bytes[i] >= 0;
         }
         if (ascii) {
-            return new String(bytes, 0, len, StandardCharsets.ISO_8859_1);
+            return new String(bytes, offset, len, StandardCharsets.ISO_8859_1);
         }
         try {
             return StandardCharsets.UTF_8
                     .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes, 0, len))
+                    .decode(ByteBuffer.wrap(bytes, offset, len))
                     .toString();
         } catch (CharacterCodingException e) {
             return null;

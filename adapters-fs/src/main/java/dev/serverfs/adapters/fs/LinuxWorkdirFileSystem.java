@@ -12,7 +12,7 @@ import dev.serverfs.adapters.fs.linux.Errno;
 import dev.serverfs.adapters.fs.linux.ErrnoException;
 import dev.serverfs.adapters.fs.linux.OpenFlags;
 import dev.serverfs.adapters.fs.linux.Syscalls;
-import dev.serverfs.application.port.out.DirectoryEntry;
+import dev.serverfs.application.port.out.DirectoryListing;
 import dev.serverfs.application.port.out.ReadableFile;
 import dev.serverfs.application.port.out.ReplaceableFile;
 import dev.serverfs.application.port.out.TextSearch;
@@ -26,11 +26,9 @@ import dev.serverfs.domain.file.FileType;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Predicate;
 
 /**
  * {@link WorkdirFileSystem} on Linux through FFM. One {@code O_PATH} descriptor per workdir root, opened on first
@@ -103,29 +101,17 @@ public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, WorkdirM
     }
 
     @Override
-    public List<DirectoryEntry> listDirectory(Workdir workdir, WorkdirPath directory, Predicate<String> include) {
+    public DirectoryListing openDirectory(Workdir workdir, WorkdirPath directory) {
         String label = label(workdir, directory);
         int fd = confinement.open(root(workdir, label), directory, DIRECTORY_FLAGS, label);
         try {
-            List<DirectoryEntry> out = new ArrayList<>();
-            for (Dirents.Dirent d : Dirents.read(fd)) {
-                if (!include.test(d.name())) {
-                    continue;
-                }
-                try {
-                    out.add(new DirectoryEntry(d.name(), Syscalls.statx(fd, d.name(), AT_SYMLINK_NOFOLLOW)));
-                } catch (ErrnoException e) {
-                    if (e.errno() != Errno.ENOENT) {
-                        throw FsFailures.fromErrno(e.errno(), label);
-                    }
-                    // Vanished between the scan and its lstat: skipped (reference §2.2).
-                }
-            }
-            return out;
+            return new NativeDirectoryListing(fd, Dirents.readNames(fd), label);
         } catch (ErrnoException e) {
-            throw FsFailures.fromErrno(e.errno(), label);
-        } finally {
             Syscalls.close(fd);
+            throw FsFailures.fromErrno(e.errno(), label);
+        } catch (RuntimeException | Error e) {
+            Syscalls.close(fd);
+            throw e;
         }
     }
 

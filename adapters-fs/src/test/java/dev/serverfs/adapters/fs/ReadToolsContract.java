@@ -20,7 +20,7 @@ import dev.serverfs.application.port.in.SearchTextUseCase.SearchTextQuery;
 import dev.serverfs.application.port.in.SearchTextUseCase.TextMatches;
 import dev.serverfs.application.port.in.StatFileUseCase.FileStatus;
 import dev.serverfs.application.port.in.StatFileUseCase.StatFileQuery;
-import dev.serverfs.application.port.out.DirectoryEntry;
+import dev.serverfs.application.port.out.DirectoryListing;
 import dev.serverfs.application.port.out.ReadableFile;
 import dev.serverfs.application.port.out.TextSearch;
 import dev.serverfs.application.port.out.TextSearchOutcome;
@@ -44,6 +44,7 @@ import dev.serverfs.domain.workdir.WorkdirPath;
 import dev.serverfs.domain.workdir.WorkdirPolicy;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -55,9 +56,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -319,6 +320,61 @@ abstract class ReadToolsContract {
     }
 
     @Test
+    void list_directory_lstats_only_the_entries_of_the_page() throws IOException {
+        for (int i = 0; i < 7; i++) {
+            write("d/f" + i, "");
+        }
+        ProbingFileSystem probe = new ProbingFileSystem(fs, () -> {});
+        wire(probe);
+        DirectoryPage page = list.listDirectory(new ListDirectoryQuery("wd", "d", 2, 3));
+        assertEquals(
+                List.of("d/f2", "d/f3", "d/f4"),
+                page.entries().stream().map(Entry::path).toList());
+        assertEquals(List.of("f2", "f3", "f4"), probe.lstats);
+        assertTrue(page.hasMore());
+        assertTrue(probe.allClosed(), "the directory descriptor is closed");
+    }
+
+    @Test
+    void list_directory_skips_an_entry_that_vanished_after_the_scan_and_fills_the_page() throws IOException {
+        for (int i = 0; i < 5; i++) {
+            write("d/f" + i, "");
+        }
+        Path doomed = root.resolve("d/f1");
+        ProbingFileSystem probe = new ProbingFileSystem(fs, () -> {
+            try {
+                Files.deleteIfExists(doomed);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        wire(probe);
+        DirectoryPage page = list.listDirectory(new ListDirectoryQuery("wd", "d", 0, 3));
+        assertEquals(
+                List.of("d/f0", "d/f2", "d/f3"),
+                page.entries().stream().map(Entry::path).toList());
+        assertEquals(3, page.returned());
+        assertTrue(page.hasMore());
+        DirectoryPage rest = list.listDirectory(new ListDirectoryQuery("wd", "d", 3, 3));
+        assertEquals(List.of("d/f4"), rest.entries().stream().map(Entry::path).toList());
+        assertFalse(rest.hasMore());
+    }
+
+    @Test
+    void a_directory_listing_lstats_one_component_only() throws IOException {
+        write("d/f0", "x");
+        mkdir("d/sub");
+        try (DirectoryListing listing = fs.openDirectory(workdirs.require("wd"), new WorkdirPath(List.of("d")))) {
+            assertEquals(Set.of("f0", "sub"), Set.copyOf(listing.names()));
+            assertEquals(1L, listing.lstat("f0").orElseThrow().size());
+            assertTrue(listing.lstat("gone").isEmpty());
+            for (String bad : List.of("", ".", "..", "../d", "sub/../f0")) {
+                assertThrows(IllegalArgumentException.class, () -> listing.lstat(bad), bad);
+            }
+        }
+    }
+
+    @Test
     void list_directory_error_codes() throws Exception {
         write("file.txt", "x");
         mkdir("real");
@@ -476,6 +532,72 @@ abstract class ReadToolsContract {
         assertEquals(ErrorCode.FILE_CHANGED_DURING_READ, code(() -> cat("moving.txt")));
     }
 
+    /**
+     * Delegates to the real adapter; records every listing {@code lstat} and runs {@code afterScan} once the
+     * directory has been scanned (a writer racing the listing).
+     */
+    private static final class ProbingFileSystem implements WorkdirFileSystem {
+        final WorkdirFileSystem real;
+        final Runnable afterScan;
+        final List<String> lstats = new ArrayList<>();
+        final List<Boolean> closed = new ArrayList<>();
+
+        ProbingFileSystem(WorkdirFileSystem real, Runnable afterScan) {
+            this.real = real;
+            this.afterScan = afterScan;
+        }
+
+        boolean allClosed() {
+            return !closed.isEmpty() && !closed.contains(false);
+        }
+
+        @Override
+        public FileStat stat(Workdir w, WorkdirPath p) {
+            return real.stat(w, p);
+        }
+
+        @Override
+        public DirectoryListing openDirectory(Workdir w, WorkdirPath d) {
+            DirectoryListing inner = real.openDirectory(w, d);
+            afterScan.run();
+            int index = closed.size();
+            closed.add(false);
+            return new DirectoryListing() {
+                @Override
+                public List<String> names() {
+                    return inner.names();
+                }
+
+                @Override
+                public Optional<FileStat> lstat(String name) {
+                    lstats.add(name);
+                    return inner.lstat(name);
+                }
+
+                @Override
+                public void close() {
+                    closed.set(index, true);
+                    inner.close();
+                }
+            };
+        }
+
+        @Override
+        public void walk(Workdir w, WorkdirPath r, WalkVisitor v) {
+            real.walk(w, r, v);
+        }
+
+        @Override
+        public TextSearchOutcome searchText(Workdir w, WorkdirPath r, TextSearch s) {
+            return real.searchText(w, r, s);
+        }
+
+        @Override
+        public ReadableFile openRegularFile(Workdir w, WorkdirPath p) {
+            return real.openRegularFile(w, p);
+        }
+    }
+
     /** Delegates to the real adapter but appends to the file after the first read (a writer racing the read). */
     private record ChangingFileSystem(WorkdirFileSystem real, Path file) implements WorkdirFileSystem {
         @Override
@@ -484,8 +606,8 @@ abstract class ReadToolsContract {
         }
 
         @Override
-        public List<DirectoryEntry> listDirectory(Workdir w, WorkdirPath d, Predicate<String> include) {
-            return real.listDirectory(w, d, include);
+        public DirectoryListing openDirectory(Workdir w, WorkdirPath d) {
+            return real.openDirectory(w, d);
         }
 
         @Override

@@ -1,8 +1,7 @@
 package dev.serverfs.domain.file;
 
-import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 
 /**
  * The stat tuple of one inode as the kernel reported it ({@code lstat}/{@code fstat}): device, inode, full
@@ -20,9 +19,6 @@ public record FileStat(
     public static final int S_IFSOCK = 0140000;
     public static final int S_IFCHR = 0020000;
     public static final int S_IFBLK = 0060000;
-
-    private static final DateTimeFormatter RFC3339_SECONDS =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
 
     public FileType type() {
         return switch (mode & S_IFMT) {
@@ -52,6 +48,29 @@ public record FileStat(
 
     /** {@code modified_at}: RFC 3339 UTC, whole seconds, {@code YYYY-MM-DDTHH:MM:SSZ} (reference §2.0). */
     public String modifiedAt() {
-        return RFC3339_SECONDS.format(Instant.ofEpochSecond(Math.floorDiv(mtimeNanos, 1_000_000_000L)));
+        // Written by hand (a listing formats one per entry): nanoseconds in a long span the years 1677 to 2262,
+        // so the year always has four digits and no sign.
+        LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(mtimeNanos, 1_000_000_000L), 0, ZoneOffset.UTC);
+        char[] out = new char[20];
+        digits(out, 0, t.getYear(), 4);
+        out[4] = '-';
+        digits(out, 5, t.getMonthValue(), 2);
+        out[7] = '-';
+        digits(out, 8, t.getDayOfMonth(), 2);
+        out[10] = 'T';
+        digits(out, 11, t.getHour(), 2);
+        out[13] = ':';
+        digits(out, 14, t.getMinute(), 2);
+        out[16] = ':';
+        digits(out, 17, t.getSecond(), 2);
+        out[19] = 'Z';
+        return new String(out);
+    }
+
+    private static void digits(char[] out, int at, int value, int width) {
+        for (int i = at + width - 1; i >= at; i--) {
+            out[i] = (char) ('0' + value % 10);
+            value /= 10;
+        }
     }
 }

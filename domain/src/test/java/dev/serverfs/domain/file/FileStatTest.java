@@ -3,6 +3,11 @@ package dev.serverfs.domain.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class FileStatTest {
@@ -38,6 +43,23 @@ class FileStatTest {
         assertEquals("2023-11-14T22:13:20Z", REGULAR.modifiedAt());
         FileStat beforeEpoch = new FileStat(1, 1, 0100644, 0, 0, 0, -1, 0, 1);
         assertEquals("1969-12-31T23:59:59Z", beforeEpoch.modifiedAt());
+    }
+
+    @Test
+    void modified_at_matches_the_rfc3339_formatter_over_the_whole_range() {
+        DateTimeFormatter formatter =
+                DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
+        List<Long> samples = new ArrayList<>(List.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L, -1L, 1L));
+        // A deterministic sweep over the whole long range (about 11 days apart, plus an odd offset so every
+        // field takes many values).
+        for (long i = 0; i < 20_000; i++) {
+            samples.add(Long.MIN_VALUE + i * (Long.MAX_VALUE / 10_000) + i * 7_919_000_003L);
+        }
+        for (long nanos : samples) {
+            FileStat stat = new FileStat(1, 1, 0100644, 0, 0, 0, nanos, 0, 1);
+            String expected = formatter.format(Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L)));
+            assertEquals(expected, stat.modifiedAt(), "mtime " + nanos);
+        }
     }
 
     @Test

@@ -3,8 +3,6 @@ package dev.serverfs.application.port.out;
 import dev.serverfs.domain.file.FileStat;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
-import java.util.List;
-import java.util.function.Predicate;
 
 /**
  * Read access to a workdir's files, confined by the kernel beneath the workdir root (contract reference §2.0).
@@ -19,10 +17,10 @@ public interface WorkdirFileSystem {
     FileStat stat(Workdir workdir, WorkdirPath path);
 
     /**
-     * The entries of a directory whose names pass {@code include}, each with its {@code lstat}, in no particular
-     * order; entries that vanish between the scan and their {@code lstat} are left out.
+     * Opens a directory (never through a symlink) and scans its entry names once; the caller {@code lstat}s the
+     * entries it needs through the returned listing and closes it.
      */
-    List<DirectoryEntry> listDirectory(Workdir workdir, WorkdirPath directory, Predicate<String> include);
+    DirectoryListing openDirectory(Workdir workdir, WorkdirPath directory);
 
     /**
      * Depth-first walk beneath a directory, children of each directory in code-point order, never entering a
