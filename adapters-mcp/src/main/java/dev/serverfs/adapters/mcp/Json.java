@@ -2,6 +2,7 @@ package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,19 +10,25 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 
 /** The adapter's one JSON seam: strict parsing of requests, snake_case writing of tool payloads. */
 final class Json {
 
-    /** Wire messages: duplicate keys and trailing garbage are parse errors. */
+    /**
+     * Wire messages: duplicate keys and trailing garbage are parse errors. Written as UTF-8 bytes, characters
+     * outside the BMP as their 4-byte UTF-8 form (as a {@code String} encoded to UTF-8 would be), not as escapes.
+     */
     static final ObjectMapper WIRE = JsonMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
 
     /** Tool payload records: component {@code binaryTransfer} is written as {@code binary_transfer}. */
     static final ObjectMapper PAYLOAD = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
 
     private Json() {}
@@ -30,15 +37,30 @@ final class Json {
         return JsonNodeFactory.instance.objectNode();
     }
 
-    static JsonNode payloadTree(Object payload) {
-        return PAYLOAD.valueToTree(payload);
+    /** A tool payload as UTF-8 JSON, written straight from the record (no intermediate tree). */
+    static byte[] writePayload(Object payload) {
+        try {
+            return PAYLOAD.writeValueAsBytes(payload);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("tool payload could not be written", e);
+        }
     }
 
-    static String write(JsonNode node) {
+    /** UTF-8 bytes of a response body, encoded by the generator itself (no intermediate {@code String}). */
+    static byte[] writeBytes(JsonNode node) {
         try {
-            return WIRE.writeValueAsString(node);
+            return WIRE.writeValueAsBytes(node);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("JSON tree could not be written", e);
+        }
+    }
+
+    /** Parses JSON this adapter wrote itself. */
+    static JsonNode read(byte[] json) {
+        try {
+            return WIRE.readTree(json);
+        } catch (IOException e) {
+            throw new IllegalStateException("JSON text could not be read", e);
         }
     }
 }

@@ -112,7 +112,7 @@ final class McpDispatcher {
             return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "tools/call needs params.name");
         }
         return switch (invoker.call(name.textValue(), params.get("arguments"))) {
-            case ToolInvoker.Outcome.Result r -> JsonRpc.result(id, r.result());
+            case ToolInvoker.Outcome.Result r -> JsonRpc.result(id, r.wire());
             case ToolInvoker.Outcome.Failure f -> JsonRpc.error(id, f.code(), f.message());
         };
     }

@@ -13,6 +13,7 @@ import io.undertow.util.Methods;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -309,7 +310,7 @@ final class McpHttpHandler implements HttpHandler {
     private static void json(HttpServerExchange exchange, int status, ObjectNode body) {
         exchange.setStatusCode(status);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, JSON);
-        exchange.getResponseSender().send(Json.write(body));
+        exchange.getResponseSender().send(ByteBuffer.wrap(Json.writeBytes(body)));
     }
 
     private static void plain(HttpServerExchange exchange, int status, String text) {

@@ -2,6 +2,7 @@ package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import com.networknt.schema.Error;
 import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.domain.error.ServerFsException;
@@ -39,7 +40,16 @@ final class ToolInvoker {
 
     /** The outcome of one call: a {@code CallToolResult} or a JSON-RPC error. */
     sealed interface Outcome {
-        record Result(ObjectNode result) implements Outcome {}
+        /**
+         * A {@code CallToolResult} as it goes on the wire: {@code structuredContent}, when present, is the payload's
+         * JSON held as a raw value, written once and never rebuilt as a tree.
+         */
+        record Result(ObjectNode wire) implements Outcome {
+            /** The same result as a plain tree (a re-read of the wire form), for callers that inspect it. */
+            ObjectNode result() {
+                return (ObjectNode) Json.read(Json.writeBytes(wire));
+            }
+        }
 
         record Failure(int code, String message) implements Outcome {}
     }
@@ -68,7 +78,8 @@ final class ToolInvoker {
         }
         try {
             ToolResult result = tool.tool().call(new ToolArguments(arguments));
-            ObjectNode structured = structured(result.payload());
+            // One serialisation of the payload serves both channels (reference §2.1: the text is the same JSON).
+            byte[] structured = structured(result.payload());
             ObjectNode callResult = Json.object();
             if (result.blob().isPresent()) {
                 ToolResult.EmbeddedBlob blob = result.blob().get();
@@ -79,10 +90,11 @@ final class ToolInvoker {
                         .putObject("resource");
                 resource.put("uri", blob.uri()).put("mimeType", blob.mimeType()).put("blob", blob.base64());
             } else {
-                String text = result.text().orElseGet(() -> Json.write(structured));
-                callResult.putArray("content").addObject().put("type", "text").put("text", text);
+                JsonNode text =
+                        result.text().<JsonNode>map(TextNode::valueOf).orElseGet(() -> EncodedJson.string(structured));
+                callResult.putArray("content").addObject().put("type", "text").set("text", text);
             }
-            callResult.set("structuredContent", structured);
+            callResult.set("structuredContent", EncodedJson.rawValue(structured));
             callResult.put("isError", false);
             audit.toolCall(AuditLog.ToolCall.succeeded(
                     name,
@@ -117,13 +129,13 @@ final class ToolInvoker {
         audit.toolCall(AuditLog.ToolCall.failed(tool.spec().name(), elapsed(started), workdir, path, code));
     }
 
-    private static ObjectNode structured(Object payload) {
-        JsonNode tree = Json.payloadTree(payload);
-        if (!(tree instanceof ObjectNode object)) {
+    private static byte[] structured(Object payload) {
+        byte[] json = Json.writePayload(payload);
+        if (json.length == 0 || json[0] != '{') {
             // MCP: structuredContent is a JSON object.
             throw new IllegalStateException("a tool payload must serialise to a JSON object");
         }
-        return object;
+        return json;
     }
 
     private static Optional<String> textArgument(ObjectNode arguments, String name) {

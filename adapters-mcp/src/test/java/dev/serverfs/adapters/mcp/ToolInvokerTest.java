@@ -13,6 +13,7 @@ import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.application.service.ListWorkdirsService;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
+import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -150,6 +151,46 @@ class ToolInvokerTest {
         assertEquals("Internal error", failure.message());
         assertFalse(failure.message().contains("/srv"));
         assertEquals(Optional.of("INTERNAL_ERROR"), audit.events().getFirst().errorCode());
+    }
+
+    @Test
+    void the_wire_form_is_byte_for_byte_the_plain_jackson_rendering_of_the_same_result() throws Exception {
+        String tricky = "q\"b\\s/n\nt\tc\u0001 \u00e9 \uD83D\uDE00 \u2028 </end>";
+        ObjectNode echo = Json.WIRE.createObjectNode().put("workdir", "docs").put("path", tricky);
+        assertWireIsPlainRendering(
+                invoker(new EchoTool()).call("echo_path", echo), Json.PAYLOAD.valueToTree(Map.of("path", tricky)));
+        ListWorkdirsTool workdirs = new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs()));
+        assertWireIsPlainRendering(
+                invoker(workdirs).call("list_workdirs", json("{}")),
+                Json.PAYLOAD.valueToTree(
+                        workdirs.call(new ToolArguments(Json.object())).payload()));
+    }
+
+    /** The rendering before payloads were written once: a tree, its text, then the response from both. */
+    private static void assertWireIsPlainRendering(ToolInvoker.Outcome outcome, JsonNode tree) throws Exception {
+        ObjectNode plain = Json.object();
+        plain.putArray("content").addObject().put("type", "text").put("text", Json.WIRE.writeValueAsString(tree));
+        plain.set("structuredContent", tree);
+        plain.put("isError", false);
+        ObjectNode wire =
+                assertInstanceOf(ToolInvoker.Outcome.Result.class, outcome).wire();
+        assertEquals(Json.WIRE.writeValueAsString(plain), new String(Json.writeBytes(wire), StandardCharsets.UTF_8));
+        assertEquals(
+                plain,
+                assertInstanceOf(ToolInvoker.Outcome.Result.class, outcome).result());
+    }
+
+    @Test
+    void a_control_character_is_left_to_jacksons_own_string_encoder() {
+        byte[] json = "{\"a\":\"\u0001\\\"\"}".getBytes(StandardCharsets.UTF_8);
+        assertEquals(null, EncodedJson.quote(json));
+        assertEquals(
+                new String(
+                        Json.writeBytes(Json.WIRE.createArrayNode().add(new String(json, StandardCharsets.UTF_8))),
+                        StandardCharsets.UTF_8),
+                new String(
+                        Json.writeBytes(Json.WIRE.createArrayNode().add(EncodedJson.string(json))),
+                        StandardCharsets.UTF_8));
     }
 
     @Test
