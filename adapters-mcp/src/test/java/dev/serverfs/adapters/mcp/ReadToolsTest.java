@@ -118,6 +118,15 @@ class ReadToolsTest {
                           {"name":"sub","path":"d/sub","type":"directory","size":null,"modified_at":"2024-01-02T03:04:05Z"}],
                          "offset":0,"limit":100,"returned":2,"has_more":false}
                         """), reparsed(result.get("structuredContent")));
+        // Entries are written by hand: same field order and compact form as a record would have.
+        assertEquals(
+                "{\"workdir\":\"docs\",\"path\":\"d\",\"entries\":["
+                        + "{\"name\":\"a.txt\",\"path\":\"d/a.txt\",\"type\":\"file\",\"size\":3,"
+                        + "\"modified_at\":\"2024-01-02T03:04:05Z\"},"
+                        + "{\"name\":\"sub\",\"path\":\"d/sub\",\"type\":\"directory\",\"size\":null,"
+                        + "\"modified_at\":\"2024-01-02T03:04:05Z\"}],"
+                        + "\"offset\":0,\"limit\":100,\"returned\":2,\"has_more\":false}",
+                result.at("/content/0/text").textValue());
         assertEquals(Map.of("returned", 2, "has_more", false), lastEvent().counters());
         assertEquals(Optional.of("d"), lastEvent().path());
     }

@@ -1,5 +1,9 @@
 package dev.serverfs.adapters.mcp.tools;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.ToolAnnotations;
 import dev.serverfs.adapters.mcp.ToolArguments;
@@ -9,6 +13,7 @@ import dev.serverfs.adapters.mcp.ToolSurface;
 import dev.serverfs.application.port.in.ListDirectoryUseCase;
 import dev.serverfs.application.port.in.ListDirectoryUseCase.DirectoryPage;
 import dev.serverfs.application.port.in.ListDirectoryUseCase.ListDirectoryQuery;
+import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
 
@@ -65,5 +70,28 @@ public final class ListDirectoryTool implements McpTool {
             int returned,
             boolean hasMore) {}
 
+    /** Written by hand, same fields and order as the record would be: a page holds up to 1,000 of them. */
+    @JsonSerialize(using = EntryWriter.class)
     record EntryPayload(String name, String path, String type, Long size, String modifiedAt) {}
+
+    static final class EntryWriter extends StdSerializer<EntryPayload> {
+        EntryWriter() {
+            super(EntryPayload.class);
+        }
+
+        @Override
+        public void serialize(EntryPayload entry, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            gen.writeStartObject();
+            gen.writeStringField("name", entry.name());
+            gen.writeStringField("path", entry.path());
+            gen.writeStringField("type", entry.type());
+            if (entry.size() == null) {
+                gen.writeNullField("size");
+            } else {
+                gen.writeNumberField("size", entry.size().longValue());
+            }
+            gen.writeStringField("modified_at", entry.modifiedAt());
+            gen.writeEndObject();
+        }
+    }
 }
