@@ -55,7 +55,8 @@ final class SqliteTaskDatabase implements AutoCloseable {
     }
 
     /**
-     * Opens (creating when missing) the store in {@code stateDirectory} and migrates it to the current schema.
+     * Opens (creating when missing) the store in {@code stateDirectory} and migrates it to the current schema
+     * (Liquibase runs only when {@link AppliedChangelog} does not find every changeset recorded already).
      * Unsafe directory or files → {@code CONFIGURATION_ERROR}; a database that cannot be opened or migrated →
      * {@code AGENT_RESULT_STORAGE_ERROR}.
      */
@@ -72,11 +73,19 @@ final class SqliteTaskDatabase implements AutoCloseable {
                 FileLock ignored = channel.lock()) {
             writer = writerConfig().createConnection(url(database));
             state.restrictCompanions();
-            LiquibaseMigration.migrate(writer);
+            // Liquibase (seconds of class loading and discovery on a cold JVM) only when a changeset is missing.
+            boolean current = AppliedChangelog.upToDate(writer, LiquibaseMigration.CHANGELOG);
+            if (!current) {
+                LiquibaseMigration.migrate(writer);
+            }
             writer.setAutoCommit(true);
             reader = readerConfig().createConnection(url(database));
             state.restrictCompanions();
             log.atInfo().setMessage("task_store_opened").log();
+            log.atDebug()
+                    .setMessage("task_store_schema")
+                    .addKeyValue("migration", current ? "skipped_up_to_date" : "liquibase")
+                    .log();
             return new SqliteTaskDatabase(Optional.of(writer), reader);
         } catch (Exception e) {
             closeQuietly(reader);

@@ -253,6 +253,59 @@ class SqliteTaskDatabaseTest {
     }
 
     @Test
+    void an_up_to_date_store_opens_without_running_liquibase() throws Exception {
+        Path stateDir = temp.resolve("state");
+        SqliteTaskDatabase.open(stateDir).close();
+        // Liquibase releases any changelog lock when it runs; a lock row it would release shows it did not run.
+        setChangelogLock(stateDir, "LOCKED = 1, LOCKEDBY = 'sentinel'");
+        try (SqliteTaskDatabase db = SqliteTaskDatabase.open(stateDir)) {
+            db.write("test", dsl -> insertTask(dsl, "agt_000000000000000000000001", "key-1"));
+        }
+        assertEquals("1 sentinel", changelogLock(stateDir));
+    }
+
+    @Test
+    void a_store_missing_one_recorded_changeset_is_migrated_by_liquibase() throws Exception {
+        Path stateDir = temp.resolve("state");
+        SqliteTaskDatabase.open(stateDir).close();
+        try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + stateDir.resolve("state.sqlite3"));
+                Statement statement = raw.createStatement()) {
+            statement.executeUpdate("DROP INDEX tasks_idempotency_key");
+            statement.executeUpdate(
+                    "DELETE FROM DATABASECHANGELOG WHERE ID = '20261130-03-create-idempotency-key-index'");
+        }
+        setChangelogLock(stateDir, "LOCKED = 1, LOCKEDBY = 'sentinel'");
+        try (SqliteTaskDatabase db = SqliteTaskDatabase.open(stateDir)) {
+            List<String> indexes = db.read(
+                    "test",
+                    dsl -> dsl.fetch("SELECT name FROM sqlite_master WHERE name = 'tasks_idempotency_key'")
+                            .getValues(0, String.class));
+            assertEquals(List.of("tasks_idempotency_key"), indexes);
+            assertEquals(
+                    (Integer) 1,
+                    db.read(
+                            "test",
+                            dsl -> dsl.fetchCount(dsl.selectFrom("DATABASECHANGELOG")
+                                    .where("ID = '20261130-03-create-idempotency-key-index'"))));
+        }
+        assertEquals("0 null", changelogLock(stateDir), "Liquibase ran and released the lock");
+    }
+
+    @Test
+    void the_changelog_reader_finds_every_changeset_of_the_real_changelog() throws Exception {
+        var declared = AppliedChangelog.declared(LiquibaseMigration.CHANGELOG, AppliedChangelog::resource)
+                .orElseThrow();
+        Path stateDir = temp.resolve("state");
+        SqliteTaskDatabase.open(stateDir).close();
+        try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + stateDir.resolve("state.sqlite3"))) {
+            // Exactly what Liquibase recorded: no more (a changeset the reader invented would never match) and no
+            // fewer (a changeset it missed could be skipped).
+            assertEquals(AppliedChangelog.applied(raw), declared);
+        }
+        assertEquals(7, declared.size());
+    }
+
+    @Test
     void a_store_of_the_earlier_schema_is_migrated_in_place_with_null_for_the_added_columns() throws Exception {
         Path stateDir = privateDirectory("state");
         Path file = stateDir.resolve("state.sqlite3");
@@ -352,6 +405,22 @@ class SqliteTaskDatabaseTest {
                     ServerFsException.class,
                     () -> db.write("test", dsl -> insertTask(dsl, "agt_000000000000000000000002", null)));
             assertEquals(ErrorCode.AGENT_RESULT_STORAGE_ERROR, e.code());
+        }
+    }
+
+    private static void setChangelogLock(Path stateDir, String assignments) throws SQLException {
+        try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + stateDir.resolve("state.sqlite3"));
+                Statement statement = raw.createStatement()) {
+            statement.executeUpdate("UPDATE DATABASECHANGELOGLOCK SET " + assignments);
+        }
+    }
+
+    private static String changelogLock(Path stateDir) throws SQLException {
+        try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + stateDir.resolve("state.sqlite3"));
+                Statement statement = raw.createStatement();
+                var rows = statement.executeQuery("SELECT LOCKED, LOCKEDBY FROM DATABASECHANGELOGLOCK")) {
+            rows.next();
+            return rows.getInt(1) + " " + rows.getString(2);
         }
     }
 
