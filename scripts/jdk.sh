@@ -40,25 +40,29 @@ serverfs_require_maven() {
   return 1
 }
 
-serverfs_aot_flags() { # <java_home> <jar> <cache file> -> prints the JVM flags that use or train the AOT cache
-  local java_home=$1 jar=$2 aot=$3 lock="$3.lock" pid
-  # The cache is valid for one jar and one JDK: retrain after a rebuild or when JAVA_HOME changes.
-  if [ -f "$aot" ] && [ "$aot" -nt "$jar" ] && [ "$(cat "$aot.jdk" 2>/dev/null)" = "$java_home" ]; then
+serverfs_aot_flags() { # <java_home> <jar> -> prints the JVM flags that use or train the jar's AOT cache
+  local java_home=$1 jar=$2 dir id aot lock pid
+  # One cache per build of the jar and per JDK: its name carries the jar's mtime and size and a checksum of
+  # JAVA_HOME, so a cache can never be taken for another build (the JVM would refuse it, silently, anyway).
+  dir=$(dirname "$jar")
+  id="$(stat -c '%Y.%s' "$jar").$(printf '%s' "$java_home" | cksum | cut -d ' ' -f 1)"
+  aot="$dir/serverfs.$id.aot"
+  lock="$aot.lock"
+  # The trainer's pid (exec keeps this shell's pid for the JVM); its cache is complete once the JVM has
+  # removed its temporary .config file and exited.
+  pid=$(cat "$lock/pid" 2>/dev/null || true)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    return 0 # still training: start without a cache
+  fi
+  if [ -s "$aot" ] && [ ! -e "$aot.config" ]; then
     printf '%s\n' "-XX:AOTCache=$aot" -Xlog:aot*=off -Xlog:cds*=off
     return 0
   fi
-  # One training run at a time: a lock directory holding the trainer's pid (exec keeps this shell's pid for the
-  # JVM); a lock whose process is gone, or older than the jar, is stale.
-  if [ -d "$lock" ]; then
-    pid=$(cat "$lock/pid" 2>/dev/null || true)
-    if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null || [ "$jar" -nt "$lock" ]; then
-      rm -rf "$lock"
-    fi
-  fi
+  rm -rf "$lock" # a trainer that died before finishing: train again
   if mkdir "$lock" 2>/dev/null; then
-    printf '%s\n' "$$" > "$lock/pid" 2>/dev/null || true
-    rm -f "$aot"
-    printf '%s\n' "$java_home" > "$aot.jdk" 2>/dev/null || true
+    printf '%s\n' "$$" > "$lock/pid"
+    rm -f "$aot" "$aot.config"
+    find "$dir" -maxdepth 1 -name 'serverfs.*.aot*' ! -name "serverfs.$id.aot*" -exec rm -rf {} + 2>/dev/null || true
     printf '%s\n' "-XX:AOTCacheOutput=$aot" -Xlog:aot*=off -Xlog:cds*=off
   fi
 }
