@@ -59,6 +59,10 @@ class FakeAgentRuntimeIT {
     private final InMemoryTaskStore store = new InMemoryTaskStore();
     private final InMemoryWriterLeases leases = new InMemoryWriterLeases();
     private final ExecutorService runners = Executors.newVirtualThreadPerTaskExecutor();
+    private final ManualTimers timers = new ManualTimers(clock);
+    /** Provider pids a test saw: killed after each test, whatever happened. */
+    private final List<Long> pids = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private TaskLifecycle lifecycle;
     private SubmitAgentTaskService submit;
 
@@ -86,17 +90,52 @@ class FakeAgentRuntimeIT {
                 new InMemoryResultSpool(),
                 leases,
                 new SequentialIds(),
-                new ManualTimers(clock),
+                timers,
                 clock,
                 runners,
-                new TaskLifecycle.Settings(AgentLimits.defaults(), Duration.ofSeconds(10), "test"));
+                // a short provider-cancel bound keeps the stalled-cancel case quick; the fake's cancel is immediate
+                new TaskLifecycle.Settings(AgentLimits.defaults(), Duration.ofSeconds(1), "test"));
         submit = new SubmitAgentTaskService(lifecycle);
     }
 
     @AfterEach
     void stop() {
+        pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         lifecycle.shutdown();
         runners.shutdownNow();
+    }
+
+    /** Waits until the guard records the provider child, and remembers its pid for the clean-up. */
+    private long providerPid() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            Optional<Long> pid =
+                    leases.readGuard(1).flatMap(RecoveryGuard::provider).map(p -> p.pid());
+            if (pid.isPresent()) {
+                pids.add(pid.get());
+                return pid.get();
+            }
+            LockSupport.parkNanos(5_000_000);
+        }
+        return fail("the guard never recorded the provider");
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private static void kill(long pid) throws Exception {
+        Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+        if (handle.isPresent()) {
+            handle.get().destroyForcibly();
+            handle.get().onExit().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Lets the pending interaction of task {@code id} expire (its timer fires on the test's clock). */
+    private void expireInteraction(TaskId id) {
+        clock.advance(AgentLimits.defaults().interactionTimeout().plusSeconds(1));
+        assertTrue(timers.fireDue() > 0, "the interaction timer fired");
     }
 
     private TaskId submit(String prompt) {
@@ -208,5 +247,90 @@ class FakeAgentRuntimeIT {
         assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "child stopped");
         assertEquals(Optional.empty(), leases.readGuard(1), "the runtime saw its child exit: proof of stop");
         assertFalse(leases.isHeld(1));
+    }
+
+    // ----------------------------------------------------------- stopping: interrupts, proofs, test modifiers
+
+    @Test
+    void an_interaction_timeout_stops_the_child_and_its_guard_is_gone_when_the_slot_is_released() throws Exception {
+        TaskId id = submit("question:which?");
+        await(id, t -> t.status() == TaskStatus.WAITING_FOR_QUESTION);
+        long pid = providerPid();
+        expireInteraction(id);
+        assertEquals(
+                ErrorCode.AGENT_INTERACTION_TIMED_OUT,
+                store.find(id).orElseThrow().failure().orElseThrow().code());
+        drained(id);
+        assertFalse(leases.isHeld(1));
+        assertEquals(Optional.empty(), leases.readGuard(1), "the exit was observed before the guard was decided");
+        assertFalse(alive(pid));
+    }
+
+    @Test
+    void an_unstoppable_child_keeps_the_guard_after_cleanup_until_its_recorded_pid_is_gone() throws Exception {
+        TaskId id = submit("unstoppable:question:which?");
+        await(id, t -> t.status() == TaskStatus.WAITING_FOR_QUESTION);
+        long pid = providerPid();
+        expireInteraction(id);
+        drained(id);
+        assertFalse(leases.isHeld(1), "the lease is released after the bounded stop");
+        assertTrue(alive(pid), "the runtime gave up without killing it");
+        assertTrue(leases.readGuard(1).isPresent(), "no proof of stop: the guard stays");
+        assertFalse(lifecycle.reconcileSlot(1), "still running: fail-closed");
+        kill(pid);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!lifecycle.reconcileSlot(1)) {
+            assertTrue(System.nanoTime() < deadline, "the exit was never taken as proof");
+            LockSupport.parkNanos(5_000_000);
+        }
+        assertEquals(Optional.empty(), leases.readGuard(1));
+        assertEquals(TaskStatus.INTERRUPTED, store.find(id).orElseThrow().status());
+    }
+
+    @Test
+    void a_held_child_keeps_the_lease_after_cancel_until_the_test_kills_it() throws Exception {
+        TaskId id = submit("hold:wait:");
+        await(id, t -> t.status() == TaskStatus.RUNNING);
+        long pid = providerPid();
+        assertEquals(
+                TaskStatus.CANCELLED,
+                new CancelAgentTaskService(lifecycle).cancel(id).status());
+        assertTrue(lifecycle.isLive(id), "cleanup waits for the child");
+        assertTrue(leases.isHeld(1));
+        assertTrue(alive(pid), "the child ignores CANCEL and its closed stdin");
+        kill(pid);
+        drained(id);
+        assertFalse(leases.isHeld(1));
+        assertEquals(Optional.empty(), leases.readGuard(1), "the observed exit is the proof");
+        assertEquals(TaskStatus.CANCELLED, store.find(id).orElseThrow().status());
+    }
+
+    @Test
+    void a_stalled_runtime_cancel_is_bounded_and_the_interrupt_still_stops_the_child() throws Exception {
+        TaskId id = submit("stall-cancel:wait:");
+        await(id, t -> t.status() == TaskStatus.RUNNING);
+        long pid = providerPid();
+        assertEquals(
+                TaskStatus.CANCELLED,
+                new CancelAgentTaskService(lifecycle).cancel(id).status());
+        drained(id);
+        assertFalse(alive(pid));
+        assertFalse(leases.isHeld(1));
+        assertEquals(Optional.empty(), leases.readGuard(1));
+    }
+
+    @Test
+    void a_normal_result_after_cancel_keeps_the_task_cancelled_and_clears_the_guard() throws Exception {
+        TaskId id = submit("result-on-cancel:wait:");
+        await(id, t -> t.status() == TaskStatus.RUNNING);
+        providerPid();
+        assertEquals(
+                TaskStatus.CANCELLED,
+                new CancelAgentTaskService(lifecycle).cancel(id).status());
+        drained(id);
+        Task done = store.find(id).orElseThrow();
+        assertEquals(TaskStatus.CANCELLED, done.status());
+        assertEquals(Optional.empty(), done.result());
+        assertEquals(Optional.empty(), leases.readGuard(1));
     }
 }
