@@ -688,11 +688,13 @@ public final class TaskLifecycle implements SlotRecovery {
                 taskId,
                 EventType.APPROVAL_RESOLVED,
                 JsonValue.object().put("decision", resolution.decision().wire()).build());
-        pending.waiter.complete(resolution);
         if (resolution.decision() == ApprovalDecision.CANCEL_TASK) {
-            // v0.7.3 §14.4: the same terminal-first path as cancel_agent_task.
+            // v0.7.3 §14.4: the same terminal-first path as cancel_agent_task. The task is terminal before the
+            // turn could go on (the waiter fails with AGENT_TASK_TERMINAL): a provider that finished the turn on
+            // the decision could otherwise make the task succeeded before this RPC returns.
             cancel(taskId);
         }
+        pending.waiter.complete(resolution); // no-op after cancel
         return new InteractionAck(taskId, requestId, task.correlationId());
     }
 
