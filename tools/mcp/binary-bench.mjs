@@ -33,45 +33,13 @@
 // Reports median and p95 (ms) per operation, server and round, pooled over rounds, and peer/ServerFS ratios.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { alternatingRounds, check, connectBoth, emit, loadavg, parseArgs, ratios, reportHeader, runDirectory, stats } from './bench-common.mjs';
 
-// ESM ignores NODE_PATH: with NODE_MODULES=DIR the SDK is imported from DIR, else resolved next to this script.
-const sdk = (sub) => process.env.NODE_MODULES
-  ? pathToFileURL(path.join(process.env.NODE_MODULES, '@modelcontextprotocol/sdk/dist/esm', sub)).href
-  : `@modelcontextprotocol/sdk/${sub}`;
-const { Client } = await import(sdk('client/index.js'));
-const { StreamableHTTPClientTransport } = await import(sdk('client/streamableHttp.js'));
-
-const argv = process.argv.slice(2);
-const o = { n: 5, warmup: 2, rounds: 3, size: 8388608, peerUploadSize: 7340032, out: null, serverfsPid: null, gcLog: null, peerPid: null, gatewayPid: null };
-for (let i = 0; i < argv.length; i++) {
-  const a = argv[i];
-  if (a === '--serverfs') o.serverfs = argv[++i];
-  else if (a === '--workdir') o.workdir = argv[++i];
-  else if (a === '--peer') o.peer = argv[++i];
-  else if (a === '--root') o.root = path.resolve(argv[++i]);
-  else if (a === '--n') o.n = Number(argv[++i]);
-  else if (a === '--warmup') o.warmup = Number(argv[++i]);
-  else if (a === '--rounds') o.rounds = Number(argv[++i]);
-  else if (a === '--size') o.size = Number(argv[++i]);
-  else if (a === '--peer-upload-size') o.peerUploadSize = Number(argv[++i]);
-  else if (a === '--serverfs-pid') o.serverfsPid = Number(argv[++i]);
-  else if (a === '--gc-log') o.gcLog = argv[++i];
-  else if (a === '--peer-pid') o.peerPid = Number(argv[++i]);
-  else if (a === '--gateway-pid') o.gatewayPid = Number(argv[++i]);
-  else if (a === '--out') o.out = argv[++i];
-  else { console.error(`unknown arg ${a}`); process.exit(64); }
-}
-if (!o.serverfs || !o.workdir || !o.peer || !o.root) {
-  console.error('usage: node binary-bench.mjs --serverfs URL --workdir ALIAS --peer URL --root DIR [--n N] [--warmup W] [--rounds R] [--size BYTES] [--serverfs-pid PID] [--gc-log FILE] [--peer-pid PID] [--gateway-pid PID]');
-  process.exit(64);
-}
-
-const runId = `run-${Date.now()}`;
-const relBase = `binary-bench/${runId}`;
-fs.mkdirSync(path.join(o.root, relBase), { recursive: true });
+const o = parseArgs('binary-bench.mjs',
+  { n: 5, warmup: 2, rounds: 3, size: 8388608, peerUploadSize: 7340032, serverfsPid: null, peerPid: null, gatewayPid: null },
+  ['gcLog']);
+const relBase = runDirectory(o, 'binary-bench');
 
 function payload(size) {
   const out = Buffer.alloc(size);
@@ -92,19 +60,6 @@ const smallB64 = small.toString('base64');
 const payloadRel = `${relBase}/payload.bin`;
 fs.writeFileSync(path.join(o.root, payloadRel), data);
 
-const q = (s, p) => s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))];
-const stats = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const r = (x) => +x.toFixed(1);
-  return { n: s.length, min: r(s[0]), median: r(q(s, 0.5)), p95: r(q(s, 0.95)), max: r(s[s.length - 1]) };
-};
-const check = (res, what) => {
-  if (res.isError) {
-    const text = (res.content ?? []).map((c) => c.text ?? '').join(' ');
-    throw new Error(`${what} failed: ${text.slice(0, 300)}`);
-  }
-  return res;
-};
 const callOpts = { timeout: 300000 };
 
 // ---- memory probes -------------------------------------------------------------------------------------
@@ -147,12 +102,6 @@ function memEnd(server, gcOffset) {
 }
 
 // ---- adapters --------------------------------------------------------------------------------------------
-async function connect(url, name) {
-  const client = new Client({ name: `binary-bench-${name}`, version: '1.0.0' }, { capabilities: {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  const tools = new Set((await client.listTools()).tools.map((t) => t.name));
-  return { client, tools, info: client.getServerVersion() };
-}
 function blobOf(res, what) {
   const item = (res.content ?? [])[0] ?? {};
   const b64 = item.resource?.blob ?? item.data;
@@ -178,8 +127,7 @@ function peerAdapter(client) {
   };
 }
 
-const sfs = await connect(o.serverfs, 'serverfs');
-const peer = await connect(o.peer, 'peer');
+const session = await connectBoth(o, 'binary-bench', (sfsClient, peerClient) => [serverfsAdapter(sfsClient), peerAdapter(peerClient)]);
 if (!pids.peer) {
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -192,16 +140,10 @@ if (!pids.peer) {
   }
   if (!pids.peer) console.error('peer process not found: no peer memory figures');
 }
-const adapters = [serverfsAdapter(sfs.client), peerAdapter(peer.client)];
-for (const [a, c] of [[adapters[0], sfs], [adapters[1], peer]]) {
-  for (const t of a.tools) if (!c.tools.has(t)) { console.error(`${a.name} does not offer ${t}`); process.exit(3); }
-}
-
 const report = {
-  node: process.version, startedAt: new Date().toISOString(), loadavgBefore: os.loadavg().map((x) => +x.toFixed(2)),
-  cpus: os.cpus().length, options: { ...o }, payload: { bytes: o.size, base64Chars: dataB64.length, sha256: dataSha,
+  ...reportHeader(o), payload: { bytes: o.size, base64Chars: dataB64.length, sha256: dataSha,
     smallBytes: o.peerUploadSize, smallBase64Chars: smallB64.length, smallSha256: smallSha },
-  servers: { serverfs: sfs.info, peer: peer.info }, pids, rounds: [],
+  servers: session.servers, pids, rounds: [],
 };
 const OPS = { serverfs: ['upload', 'upload_small', 'download'], peer: ['upload_small', 'download'] };
 const pooled = { serverfs: {}, peer: {} };
@@ -240,22 +182,12 @@ async function runServer(a, round) {
     const mem = memEnd(a.name, gc0);
     pooled[a.name][op].push(...xs);
     pooledMem[a.name][op].push(mem);
-    out[op] = { ...stats(xs), mem };
+    out[op] = { ...stats(xs, 1), mem };
   }
   return out;
 }
 
-for (let r = 1; r <= o.rounds; r++) {
-  const order = r % 2 === 1 ? adapters : [...adapters].reverse();
-  const res = { round: r, order: order.map((a) => a.name), loadavg: os.loadavg().map((x) => +x.toFixed(2)) };
-  for (const a of order) res[a.name] = await runServer(a, r);
-  res.ratioPeerOverServerfs = {
-    upload_small: +(res.peer.upload_small.median / res.serverfs.upload_small.median).toFixed(2),
-    download: +(res.peer.download.median / res.serverfs.download.median).toFixed(2),
-  };
-  report.rounds.push(res);
-  console.error(`round ${r}: ${JSON.stringify(res)}`);
-}
+report.rounds = await alternatingRounds(o, session.adapters, runServer, ['upload_small', 'download'], () => ({ loadavg: loadavg() }));
 report.verifiedTransfers = verified;
 
 // Max over rounds of each memory figure.
@@ -271,17 +203,11 @@ for (const s of ['serverfs', 'peer']) {
       ? { rssPeakMiB: maxOf(pooledMem[s][op], 'rssPeakMiB'), heapUsedBeforeGcMaxMiB: maxOf(pooledMem[s][op], 'heap.maxUsedBeforeGcMiB'),
           heapUsedAfterGcMaxMiB: maxOf(pooledMem[s][op], 'heap.maxUsedAfterGcMiB'), heapCommittedMaxMiB: maxOf(pooledMem[s][op], 'heap.maxCommittedMiB') }
       : { rssPeakMiB: maxOf(pooledMem[s][op], 'rssPeakMiB'), gatewayRssPeakMiB: maxOf(pooledMem[s][op], 'gatewayRssPeakMiB') };
-    report.pooled[s][op] = { ...stats(pooled[s][op]), ...mem };
+    report.pooled[s][op] = { ...stats(pooled[s][op], 1), ...mem };
   }
 }
-report.pooled.ratioPeerOverServerfs = {
-  upload_small: +(report.pooled.peer.upload_small.median / report.pooled.serverfs.upload_small.median).toFixed(2),
-  download: +(report.pooled.peer.download.median / report.pooled.serverfs.download.median).toFixed(2),
-};
-report.loadavgAfter = os.loadavg().map((x) => +x.toFixed(2));
-await sfs.client.close();
-await peer.client.close();
+report.pooled.ratioPeerOverServerfs = ratios(report.pooled, ['upload_small', 'download']);
+report.loadavgAfter = loadavg();
+await session.close();
 fs.rmSync(path.join(o.root, relBase), { recursive: true, force: true });
-const json = JSON.stringify(report, null, 2);
-if (o.out) fs.writeFileSync(o.out, json + '\n');
-console.log(json);
+emit(o, report);

@@ -19,40 +19,11 @@
 // Every result is checked (isError → abort); at the end the files on disk are checked (sizes, final marker).
 // Reports median and p95 (ms) per operation, server and round, pooled over rounds, and peer/ServerFS ratios.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { alternatingRounds, check, connectBoth, emit, loadavg, parseArgs, ratios, reportHeader, runDirectory, stats } from './bench-common.mjs';
 
-// ESM ignores NODE_PATH: with NODE_MODULES=DIR the SDK is imported from DIR, else resolved next to this script.
-const sdk = (sub) => process.env.NODE_MODULES
-  ? pathToFileURL(path.join(process.env.NODE_MODULES, '@modelcontextprotocol/sdk/dist/esm', sub)).href
-  : `@modelcontextprotocol/sdk/${sub}`;
-const { Client } = await import(sdk('client/index.js'));
-const { StreamableHTTPClientTransport } = await import(sdk('client/streamableHttp.js'));
-
-const argv = process.argv.slice(2);
-const o = { n: 100, warmup: 10, rounds: 2, size: 4096, out: null };
-for (let i = 0; i < argv.length; i++) {
-  const a = argv[i];
-  if (a === '--serverfs') o.serverfs = argv[++i];
-  else if (a === '--workdir') o.workdir = argv[++i];
-  else if (a === '--peer') o.peer = argv[++i];
-  else if (a === '--root') o.root = path.resolve(argv[++i]);
-  else if (a === '--n') o.n = Number(argv[++i]);
-  else if (a === '--warmup') o.warmup = Number(argv[++i]);
-  else if (a === '--rounds') o.rounds = Number(argv[++i]);
-  else if (a === '--size') o.size = Number(argv[++i]);
-  else if (a === '--out') o.out = argv[++i];
-  else { console.error(`unknown arg ${a}`); process.exit(64); }
-}
-if (!o.serverfs || !o.workdir || !o.peer || !o.root) {
-  console.error('usage: node mutation-bench.mjs --serverfs URL --workdir ALIAS --peer URL --root DIR [--n N] [--warmup W] [--rounds R] [--size BYTES]');
-  process.exit(64);
-}
-
-const runId = `run-${Date.now()}`;
-const relBase = `mutation-bench/${runId}`;
-fs.mkdirSync(path.join(o.root, relBase), { recursive: true });
+const o = parseArgs('mutation-bench.mjs', { n: 100, warmup: 10, rounds: 2, size: 4096 });
+const relBase = runDirectory(o, 'mutation-bench');
 
 // `size` bytes of ASCII: a marker line followed by filler lines.
 const MARK = (k) => `<<MARK-${String(k).padStart(8, '0')}>>`;
@@ -62,27 +33,6 @@ function body(tag, k) {
   let s = head;
   while (s.length + line.length <= o.size) s += line;
   return s + 'x'.repeat(o.size - s.length);
-}
-
-const q = (s, p) => s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))];
-const stats = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const r = (x) => +x.toFixed(2);
-  return { n: s.length, min: r(s[0]), median: r(q(s, 0.5)), p95: r(q(s, 0.95)), max: r(s[s.length - 1]) };
-};
-const check = (res, what) => {
-  if (res.isError) {
-    const text = (res.content ?? []).map((c) => c.text ?? '').join(' ');
-    throw new Error(`${what} failed: ${text.slice(0, 300)}`);
-  }
-  return res;
-};
-
-async function connect(url, name) {
-  const client = new Client({ name: `mutation-bench-${name}`, version: '1.0.0' }, { capabilities: {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  const tools = new Set((await client.listTools()).tools.map((t) => t.name));
-  return { client, tools, info: client.getServerVersion() };
 }
 
 // Each adapter: create(rel, content) and an edit session: startEdit(rel, content) → edit(k) replaces MARK(k) by MARK(k+1).
@@ -123,17 +73,8 @@ function peerAdapter(client) {
   };
 }
 
-const sfs = await connect(o.serverfs, 'serverfs');
-const peer = await connect(o.peer, 'peer');
-const adapters = [serverfsAdapter(sfs.client), peerAdapter(peer.client)];
-for (const [a, c] of [[adapters[0], sfs], [adapters[1], peer]]) {
-  for (const t of a.tools) if (!c.tools.has(t)) { console.error(`${a.name} does not offer ${t}`); process.exit(3); }
-}
-
-const report = {
-  node: process.version, startedAt: new Date().toISOString(), loadavgBefore: os.loadavg().map((x) => +x.toFixed(2)),
-  cpus: os.cpus().length, options: { ...o }, servers: { serverfs: sfs.info, peer: peer.info }, rounds: [],
-};
+const session = await connectBoth(o, 'mutation-bench', (sfsClient, peerClient) => [serverfsAdapter(sfsClient), peerAdapter(peerClient)]);
+const report = { ...reportHeader(o), servers: session.servers, rounds: [] };
 const pooled = { serverfs: { create: [], edit: [] }, peer: { create: [], edit: [] } };
 const expectFiles = []; // [rel, finalMarker|null]
 
@@ -163,20 +104,10 @@ async function runServer(a, round) {
   expectFiles.push([editRel, MARK(k)]);
   pooled[a.name].create.push(...create);
   pooled[a.name].edit.push(...edit);
-  return { create: stats(create), edit: stats(edit) };
+  return { create: stats(create, 2), edit: stats(edit, 2) };
 }
 
-for (let r = 1; r <= o.rounds; r++) {
-  const order = r % 2 === 1 ? adapters : [...adapters].reverse();
-  const res = { round: r, order: order.map((a) => a.name) };
-  for (const a of order) res[a.name] = await runServer(a, r);
-  res.ratioPeerOverServerfs = {
-    create: +(res.peer.create.median / res.serverfs.create.median).toFixed(2),
-    edit: +(res.peer.edit.median / res.serverfs.edit.median).toFixed(2),
-  };
-  report.rounds.push(res);
-  console.error(`round ${r}: ${JSON.stringify(res)}`);
-}
+report.rounds = await alternatingRounds(o, session.adapters, runServer, ['create', 'edit']);
 
 // Verify on disk: every created file has `size` bytes; each edit target carries its last marker.
 for (const [rel, marker] of expectFiles) {
@@ -187,14 +118,8 @@ for (const [rel, marker] of expectFiles) {
 report.verifiedFiles = expectFiles.length;
 
 report.pooled = {};
-for (const s of ['serverfs', 'peer']) report.pooled[s] = { create: stats(pooled[s].create), edit: stats(pooled[s].edit) };
-report.pooled.ratioPeerOverServerfs = {
-  create: +(report.pooled.peer.create.median / report.pooled.serverfs.create.median).toFixed(2),
-  edit: +(report.pooled.peer.edit.median / report.pooled.serverfs.edit.median).toFixed(2),
-};
-report.loadavgAfter = os.loadavg().map((x) => +x.toFixed(2));
-await sfs.client.close();
-await peer.client.close();
-const json = JSON.stringify(report, null, 2);
-if (o.out) fs.writeFileSync(o.out, json + '\n');
-console.log(json);
+for (const s of ['serverfs', 'peer']) report.pooled[s] = { create: stats(pooled[s].create, 2), edit: stats(pooled[s].edit, 2) };
+report.pooled.ratioPeerOverServerfs = ratios(report.pooled, ['create', 'edit']);
+report.loadavgAfter = loadavg();
+await session.close();
+emit(o, report);

@@ -1,69 +1,15 @@
 #!/usr/bin/env bash
 # run-mutation-bench.sh — create/edit latency over MCP, ServerFS against @modelcontextprotocol/server-filesystem,
-# side by side on one fixture directory. Starts both servers on 127.0.0.1, runs mutation-bench.mjs, stops both.
+# side by side on one fixture directory. Starts both servers on 127.0.0.1 (bench-servers.sh), runs
+# mutation-bench.mjs, stops both.
 #
 #   NODE_MODULES=DIR ./run-mutation-bench.sh [extra mutation-bench.mjs args, e.g. --n 100 --rounds 2]
 #
 # NODE_MODULES: where `npm install --no-audit --no-fund` of this directory's package.json went (default ./node_modules).
 # Environment: SERVERFS_BENCH_PORT (default 3010), PEER_BENCH_PORT (default 3012).
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-nm="${NODE_MODULES:-$here/node_modules}"
-sport="${SERVERFS_BENCH_PORT:-3010}"
-pport="${PEER_BENCH_PORT:-3012}"
-scratch="$(mktemp -d)"
-fixture="$scratch/fixture"
-mkdir -p "$fixture"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do
-    for _ in $(seq 1 50); do kill -0 -- -"$p" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL -- -"$p" 2>/dev/null || true
-  done
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
-
-# supergateway and the peer call listen(PORT) on every interface; this preload pins them to loopback.
-cat > "$scratch/loopback.cjs" <<'EOF'
-const net = require('node:net');
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...a) {
-  if (typeof a[0] === 'number' || /^\d+$/.test(String(a[0]))) {
-    return listen.call(this, { port: Number(a[0]), host: '127.0.0.1' }, a.find((x) => typeof x === 'function'));
-  }
-  if (a[0] && typeof a[0] === 'object' && !a[0].host && !a[0].path && a[0].port !== undefined) a[0] = { ...a[0], host: '127.0.0.1' };
-  return listen.apply(this, a);
-};
-EOF
-
-cat > "$scratch/bench.env" <<EOF
-SERVERFS_HOST=127.0.0.1
-SERVERFS_PORT=$sport
-SERVERFS_LOG_LEVEL=WARNING
-WORKDIR_01_ALIAS=bench
-WORKDIR_01_PATH=$fixture
-WORKDIR_01_READ_ONLY=false
-EOF
-
-"$repo/serverfs" version >/dev/null   # builds the jar first when it is missing or stale
-# Each server in its own session, so its whole process group can be stopped.
-setsid "$repo/serverfs" serve --env-file "$scratch/bench.env" >"$scratch/serverfs.log" 2>&1 &
-pids+=($!)
-setsid node -r "$scratch/loopback.cjs" "$nm/supergateway/dist/index.js" \
-  --stdio "node $nm/@modelcontextprotocol/server-filesystem/dist/index.js $fixture" \
-  --outputTransport streamableHttp --port "$pport" --stateful --sessionTimeout 600000 --logLevel none \
-  >"$scratch/peer.log" 2>&1 &
-pids+=($!)
-
-deadline=$((SECONDS + 180))
-listening() { ss -Hltn "sport = :$1" | grep -q LISTEN; }   # the JVM may show as [::ffff:127.0.0.1]
-until listening "$sport" && listening "$pport"; do
-  [ $SECONDS -lt $deadline ] || { echo "servers did not start; logs:" >&2; cat "$scratch"/*.log >&2; exit 1; }
-  sleep 0.5
-done
+. "$(dirname "$0")/bench-servers.sh"
+bench_start_servers
 
 echo "uptime before: $(uptime)" >&2
 NODE_MODULES="$nm" node "$here/mutation-bench.mjs" --serverfs "http://127.0.0.1:$sport/mcp" --workdir bench \

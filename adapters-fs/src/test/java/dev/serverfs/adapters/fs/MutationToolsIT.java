@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
+import dev.serverfs.adapters.fs.lease.ForeignFlock;
 import dev.serverfs.application.port.in.CreateDirectoryUseCase.CreateDirectoryCommand;
 import dev.serverfs.application.port.in.CreateTextFileUseCase.CreateTextFileCommand;
 import dev.serverfs.application.port.in.DeleteDirectoryUseCase.DeleteDirectoryCommand;
@@ -513,7 +514,7 @@ class MutationToolsIT {
     @Test
     void every_mutation_is_refused_while_another_process_holds_the_slot_flock_and_while_a_guard_exists()
             throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/flock")), "util-linux flock is not installed");
+        assumeTrue(ForeignFlock.available(), ForeignFlock.UNAVAILABLE);
         FlockWriterLeases leases = new FlockWriterLeases(locks);
         leases.prepare();
         wire(Optional.of(leases));
@@ -527,27 +528,11 @@ class MutationToolsIT {
                 () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "e.txt", fileRev)),
                 () -> mkdir.createDirectory(new CreateDirectoryCommand("rw", "n")),
                 () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "d", dirRev)));
-        Process holder = new ProcessBuilder(
-                        "/usr/bin/flock",
-                        "--exclusive",
-                        locks.resolve("01.lock").toString(),
-                        "sh",
-                        "-c",
-                        "echo locked; exec cat")
-                .redirectErrorStream(true)
-                .start();
-        try {
-            String line = new java.io.BufferedReader(
-                            new java.io.InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8))
-                    .readLine();
-            assertEquals("locked", line);
+        try (ForeignFlock holder = ForeignFlock.hold(locks.resolve("01.lock"))) {
             for (Executable call : all) {
                 assertCode(ErrorCode.WORKDIR_BUSY, call);
             }
-        } finally {
-            holder.getOutputStream().close();
-            holder.waitFor(10, TimeUnit.SECONDS);
-            holder.destroyForcibly();
+            holder.release();
         }
         Files.writeString(locks.resolve("active/01"), "{}\n");
         for (Executable call : all) {

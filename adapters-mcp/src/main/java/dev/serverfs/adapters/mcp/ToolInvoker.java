@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.TaskId;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -28,6 +31,9 @@ final class ToolInvoker {
     static final String INVALID_ARGUMENTS = "INVALID_ARGUMENTS";
 
     static final String INTERNAL_ERROR = "INTERNAL_ERROR";
+
+    /** The {@code schema_version} of every Agent tool's audit event (reference §3). */
+    static final int AGENT_AUDIT_SCHEMA_VERSION = 1;
 
     private final ToolRegistry registry;
     private final AuditLog audit;
@@ -54,16 +60,17 @@ final class ToolInvoker {
         ObjectNode arguments = rawArguments == null || rawArguments.isNull() ? Json.object() : null;
         if (arguments == null) {
             if (!(rawArguments instanceof ObjectNode object)) {
-                audit(tool, started, Optional.empty(), Optional.empty(), INVALID_ARGUMENTS);
+                audit(tool, started, Optional.empty(), Optional.empty(), Map.of(), INVALID_ARGUMENTS);
                 return new Outcome.Failure(JsonRpc.INVALID_PARAMS, "Tool arguments must be an object");
             }
             arguments = object;
         }
         Optional<String> workdir = textArgument(arguments, "workdir");
         Optional<String> path = textArgument(arguments, "path");
+        Map<String, Object> failureCounters = failureCounters(tool, arguments);
         List<Error> errors = tool.inputSchema().validate(arguments);
         if (!errors.isEmpty()) {
-            audit(tool, started, workdir, path, INVALID_ARGUMENTS);
+            audit(tool, started, workdir, path, failureCounters, INVALID_ARGUMENTS);
             return new Outcome.Failure(JsonRpc.INVALID_PARAMS, schemaMessage(name, errors));
         }
         try {
@@ -89,16 +96,16 @@ final class ToolInvoker {
                     elapsed(started),
                     result.workdir().or(() -> workdir),
                     result.path().or(() -> path),
-                    result.counters()));
+                    withSurfaceCounters(tool, result.counters())));
             return new Outcome.Result(callResult);
         } catch (ServerFsException e) {
-            audit.toolCall(AuditLog.ToolCall.failed(name, elapsed(started), workdir, path, e.code()));
+            audit(tool, started, workdir, path, failureCounters, e.code().wire());
             ObjectNode callResult = Json.object();
             callResult.putArray("content").addObject().put("type", "text").put("text", e.agentText());
             callResult.put("isError", true);
             return new Outcome.Result(callResult);
         } catch (RuntimeException e) {
-            audit(tool, started, workdir, path, INTERNAL_ERROR);
+            audit(tool, started, workdir, path, failureCounters, INTERNAL_ERROR);
             log.atError()
                     .setMessage("tool_internal_error")
                     .addKeyValue("tool", name)
@@ -113,8 +120,34 @@ final class ToolInvoker {
             long started,
             Optional<String> workdir,
             Optional<String> path,
+            Map<String, Object> counters,
             String code) {
-        audit.toolCall(AuditLog.ToolCall.failed(tool.spec().name(), elapsed(started), workdir, path, code));
+        audit.toolCall(new AuditLog.ToolCall(
+                tool.spec().name(), elapsed(started), false, workdir, path, Optional.of(code), counters));
+    }
+
+    /**
+     * What a failed call's audit event carries besides the code: for Agent tools the task id when the caller named a
+     * well-formed one, as their successful calls do.
+     */
+    private static Map<String, Object> failureCounters(ToolRegistry.RegisteredTool tool, ObjectNode arguments) {
+        Map<String, Object> counters = new LinkedHashMap<>();
+        if (tool.spec().surface() == ToolSurface.AGENT) {
+            textArgument(arguments, "task_id").filter(TaskId::isValid).ifPresent(id -> counters.put("task_id", id));
+        }
+        return withSurfaceCounters(tool, counters);
+    }
+
+    /** Every audit event of an Agent tool, failed or not, starts with {@code schema_version: 1} (reference §3). */
+    private static Map<String, Object> withSurfaceCounters(
+            ToolRegistry.RegisteredTool tool, Map<String, Object> counters) {
+        if (tool.spec().surface() != ToolSurface.AGENT) {
+            return counters;
+        }
+        Map<String, Object> all = new LinkedHashMap<>();
+        all.put("schema_version", AGENT_AUDIT_SCHEMA_VERSION);
+        all.putAll(counters);
+        return all;
     }
 
     private static ObjectNode structured(Object payload) {

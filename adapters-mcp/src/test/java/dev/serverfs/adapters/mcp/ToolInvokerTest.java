@@ -141,6 +141,32 @@ class ToolInvokerTest {
     }
 
     @Test
+    void every_agent_tool_audit_event_carries_schema_version_and_a_well_formed_task_id() throws Exception {
+        ToolInvoker invoker = invoker(new PokeTaskTool());
+        String id = "agt_" + "0123456789abcdef01234567";
+
+        invoker.call("poke_task", json("{\"task_id\":\"" + id + "\",\"outcome\":\"ok\"}"));
+        invoker.call("poke_task", json("{\"task_id\":\"" + id + "\",\"outcome\":\"missing\"}"));
+        invoker.call("poke_task", json("{\"task_id\":\"" + id + "\",\"outcome\":\"other\"}"));
+        invoker.call("poke_task", json("{\"task_id\":\"../etc/passwd\",\"outcome\":\"missing\"}"));
+
+        List<AuditLog.ToolCall> events = audit.events();
+        assertEquals(Map.of("schema_version", 1, "returned", 1), events.get(0).counters());
+        assertEquals(Optional.of("AGENT_TASK_NOT_FOUND"), events.get(1).errorCode());
+        assertEquals(Map.of("schema_version", 1, "task_id", id), events.get(1).counters());
+        assertEquals(Optional.of("INVALID_ARGUMENTS"), events.get(2).errorCode());
+        assertEquals(Map.of("schema_version", 1, "task_id", id), events.get(2).counters());
+        assertEquals(Map.of("schema_version", 1), events.get(3).counters(), "a malformed id is not echoed");
+    }
+
+    @Test
+    void filesystem_tool_failures_carry_no_agent_fields() throws Exception {
+        invoker(new EchoTool()).call("echo_path", json("{\"workdir\":\"docs\",\"path\":\"missing.txt\"}"));
+
+        assertEquals(Map.of(), audit.events().getFirst().counters());
+    }
+
+    @Test
     void an_unexpected_exception_is_a_generic_internal_error() throws Exception {
         ToolInvoker.Outcome outcome =
                 invoker(new EchoTool()).call("echo_path", json("{\"workdir\":\"docs\",\"path\":\"boom\"}"));
@@ -223,6 +249,22 @@ class ToolInvokerTest {
                 case "boom" -> throw new IllegalStateException("/srv/host/path exploded");
                 default -> ToolResult.of(Map.of("path", path));
             };
+        }
+    }
+
+    /** An Agent-surface tool: succeeds or fails as its {@code outcome} argument says. */
+    static final class PokeTaskTool implements McpTool {
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("poke_task", "Poke a task.", ToolAnnotations.readOnly(), ToolSurface.AGENT);
+        }
+
+        @Override
+        public ToolResult call(ToolArguments arguments) {
+            if (arguments.requiredString("outcome").equals("missing")) {
+                throw new ServerFsException(ErrorCode.AGENT_TASK_NOT_FOUND, "unknown task");
+            }
+            return ToolResult.of(Map.of()).withCounter("returned", 1);
         }
     }
 

@@ -1127,7 +1127,8 @@ public final class TaskLifecycle implements SlotRecovery {
         @Override
         @SuppressWarnings("unchecked")
         public List<QuestionAnswer> askQuestion(QuestionRequest request) {
-            return (List<QuestionAnswer>) await(InteractionKind.QUESTION, request.toPayload(), request);
+            JsonValue.JsonObject payload = EventRedaction.redact(request.toPayload(), hostRoot(run.workdir));
+            return (List<QuestionAnswer>) await(InteractionKind.QUESTION, payload, request);
         }
 
         @Override

@@ -205,6 +205,25 @@ class AgentServeIT {
         assertEquals(before, rows());
     }
 
+    @Test
+    void malformed_answers_are_invalid_question_answers_not_protocol_errors() throws Exception {
+        String task = "agt_" + "0".repeat(24);
+        String request = "req_" + "0".repeat(24);
+        for (Map<String, Object> answer : List.of(
+                Map.<String, Object>of("question_id", "q1", "selected_option_ids", List.of("a"), "extra", 1),
+                Map.<String, Object>of("question_id", 7),
+                Map.<String, Object>of("question_id", "q1", "selected_option_ids", List.of(1)),
+                Map.<String, Object>of("question_id", "q1", "text", List.of("t")))) {
+            assertEquals(
+                    "INVALID_QUESTION_ANSWER",
+                    mcp.call(
+                                    "answer_agent_question",
+                                    Map.of("task_id", task, "request_id", request, "answers", List.of(answer)))
+                            .code(),
+                    answer.keySet().toString());
+        }
+    }
+
     // ------------------------------------------------------------------------------------------ lifecycle
 
     @Test
@@ -305,11 +324,16 @@ class AgentServeIT {
 
     @Test
     void a_question_answered_in_time_resumes_the_task() throws Exception {
-        String id = created(mcp.call("submit_agent_task", submit("rev", "fake", "question:which?", "review")));
-        String request = awaitTask(id, t -> t.get("status").asText().equals("waiting_for_question"))
-                .get("pending_request")
-                .get("request_id")
-                .asText();
+        String hostPath = root.resolve("rev").resolve("src").toString();
+        String id = created(
+                mcp.call("submit_agent_task", submit("rev", "fake", "question:which file in " + hostPath, "review")));
+        JsonNode pending = awaitTask(id, t -> t.get("status").asText().equals("waiting_for_question"))
+                .get("pending_request");
+        String request = pending.get("request_id").asText();
+        assertEquals(
+                "which file in <workdir>/src",
+                pending.at("/payload/questions/0/prompt").asText(),
+                "question payloads are host-path redacted like events");
         List<Map<String, Object>> answers = List.of(Map.of("question_id", "q1", "selected_option_ids", List.of("a")));
         assertTrue(mcp.call("answer_agent_question", Map.of("task_id", id, "request_id", request, "answers", answers))
                 .ok()

@@ -1,5 +1,9 @@
 package dev.serverfs.adapters.fs.lease;
 
+import dev.serverfs.adapters.fs.linux.Errno;
+import dev.serverfs.adapters.fs.linux.ErrnoException;
+import dev.serverfs.adapters.fs.linux.OpenFlags;
+import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.application.port.out.WriterLeases;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
@@ -25,12 +29,14 @@ import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * {@link WriterLeases} on a lock directory shared with other processes and containers (reference §2.8, §6):
- * {@code flock(LOCK_EX|LOCK_NB)} through FFM (not {@code FileChannel.lock}, which is {@code fcntl}) on {@code
- * <lock_dir>/NN.lock}, opened {@code O_RDWR|O_NOFOLLOW|O_CLOEXEC} for tasks and {@code O_RDONLY} for MCP mutations;
- * recovery guards {@code <lock_dir>/active/NN} written to a temp file, fsynced and published create-only.
+ * {@code flock(LOCK_EX|LOCK_NB)} through the native layer {@link Syscalls} (not {@code FileChannel.lock}, which is
+ * {@code fcntl}) on {@code <lock_dir>/NN.lock}, opened {@code O_RDWR|O_NOFOLLOW|O_CLOEXEC} for tasks and {@code
+ * O_RDONLY} for MCP mutations; recovery guards {@code <lock_dir>/active/NN} written to a temp file, fsynced and
+ * published create-only.
  */
 public final class FlockWriterLeases implements WriterLeases {
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -79,37 +85,18 @@ public final class FlockWriterLeases implements WriterLeases {
     @Override
     public WriterLease acquire(int slot) {
         checkSlot(slot);
-        int flags = LeaseNative.O_RDWR | LeaseNative.O_NOFOLLOW | LeaseNative.O_CLOEXEC | LeaseNative.O_NONBLOCK;
-        LeaseNative.Result open = LeaseNative.open(lockPath(slot).toString(), flags);
-        if (open.failed()) {
-            throw new ServerFsException(
-                    ErrorCode.LOCK_PATH_UNSAFE, "lock file for slot " + slotName(slot) + " is unsafe");
-        }
-        int fd = open.value();
-        if (!LeaseNative.isRegular(fd)) {
-            LeaseNative.close(fd);
-            throw new ServerFsException(
-                    ErrorCode.LOCK_PATH_UNSAFE, "lock file for slot " + slotName(slot) + " is unsafe");
-        }
-        lockOrThrow(fd, slot, ErrorCode.LOCK_PATH_UNSAFE);
-        return new FlockLease(slot, fd);
+        return lock(
+                slot,
+                OpenFlags.O_RDWR,
+                () -> new ServerFsException(
+                        ErrorCode.LOCK_PATH_UNSAFE, "lock file for slot " + slotName(slot) + " is unsafe"),
+                ErrorCode.LOCK_PATH_UNSAFE);
     }
 
     @Override
     public WriterLease acquireForMutation(int slot) {
         checkSlot(slot);
-        int flags = LeaseNative.O_RDONLY | LeaseNative.O_NOFOLLOW | LeaseNative.O_CLOEXEC | LeaseNative.O_NONBLOCK;
-        LeaseNative.Result open = LeaseNative.open(lockPath(slot).toString(), flags);
-        if (open.failed()) {
-            throw unavailable(slot);
-        }
-        int fd = open.value();
-        if (!LeaseNative.isRegular(fd)) {
-            LeaseNative.close(fd);
-            throw unavailable(slot);
-        }
-        lockOrThrow(fd, slot, ErrorCode.AGENT_LOCK_UNAVAILABLE);
-        FlockLease lease = new FlockLease(slot, fd);
+        FlockLease lease = lock(slot, OpenFlags.O_RDONLY, () -> unavailable(slot), ErrorCode.AGENT_LOCK_UNAVAILABLE);
         try {
             BasicFileAttributes guard =
                     Files.readAttributes(guardPath(slot), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -127,14 +114,43 @@ public final class FlockWriterLeases implements WriterLeases {
         }
     }
 
-    private static void lockOrThrow(int fd, int slot, ErrorCode otherFailure) {
-        LeaseNative.Result locked = LeaseNative.flock(fd, LeaseNative.LOCK_EX | LeaseNative.LOCK_NB);
-        if (locked.failed()) {
-            LeaseNative.close(fd);
-            if (locked.errno() == LeaseNative.EWOULDBLOCK) {
+    /**
+     * Opens the slot's lock file with {@code accessMode | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK}, refuses anything
+     * but a regular file ({@code unsafe}), then takes {@code flock(LOCK_EX|LOCK_NB)}: held elsewhere is
+     * {@code WORKDIR_BUSY}, any other failure {@code lockFailure}.
+     */
+    private FlockLease lock(int slot, int accessMode, Supplier<ServerFsException> unsafe, ErrorCode lockFailure) {
+        int fd;
+        try {
+            fd = Syscalls.openat(
+                    OpenFlags.AT_FDCWD,
+                    lockPath(slot).toString(),
+                    accessMode | OpenFlags.O_NOFOLLOW | OpenFlags.O_CLOEXEC | OpenFlags.O_NONBLOCK,
+                    0);
+        } catch (ErrnoException e) {
+            throw unsafe.get();
+        }
+        if (!isRegularFile(fd)) {
+            Syscalls.close(fd);
+            throw unsafe.get();
+        }
+        try {
+            Syscalls.flock(fd, OpenFlags.LOCK_EX | OpenFlags.LOCK_NB);
+        } catch (ErrnoException e) {
+            Syscalls.close(fd);
+            if (e.errno() == Errno.EWOULDBLOCK) {
                 throw new ServerFsException(ErrorCode.WORKDIR_BUSY, "workdir slot " + slotName(slot) + " is busy");
             }
-            throw new ServerFsException(otherFailure, "lock for slot " + slotName(slot) + " is unavailable");
+            throw new ServerFsException(lockFailure, "lock for slot " + slotName(slot) + " is unavailable");
+        }
+        return new FlockLease(slot, fd);
+    }
+
+    private static boolean isRegularFile(int fd) {
+        try {
+            return Syscalls.fstat(fd).isRegularFile();
+        } catch (ErrnoException e) {
+            return false;
         }
     }
 
@@ -281,8 +297,12 @@ public final class FlockWriterLeases implements WriterLeases {
         @Override
         public synchronized void close() {
             if (fd >= 0) {
-                LeaseNative.flock(fd, LeaseNative.LOCK_UN);
-                LeaseNative.close(fd);
+                try {
+                    Syscalls.flock(fd, OpenFlags.LOCK_UN);
+                } catch (ErrnoException e) {
+                    // closing the descriptor below releases the lock anyway
+                }
+                Syscalls.close(fd);
                 fd = -1;
             }
         }

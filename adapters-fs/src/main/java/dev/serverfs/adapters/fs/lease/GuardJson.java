@@ -80,23 +80,21 @@ final class GuardJson {
     }
 
     private static Optional<String> string(Map<String, Object> m, String key) {
-        Object v = m.get(key);
-        if (v == null) {
-            return Optional.empty();
-        }
-        if (v instanceof String s) {
-            return Optional.of(s);
-        }
-        throw invalid();
+        return field(m, key, String.class);
     }
 
     private static Optional<Long> number(Map<String, Object> m, String key) {
+        return field(m, key, Long.class);
+    }
+
+    /** The value of {@code key} when present; of another type than {@code type}: the guard is invalid. */
+    private static <T> Optional<T> field(Map<String, Object> m, String key, Class<T> type) {
         Object v = m.get(key);
         if (v == null) {
             return Optional.empty();
         }
-        if (v instanceof Long l) {
-            return Optional.of(l);
+        if (type.isInstance(v)) {
+            return Optional.of(type.cast(v));
         }
         throw invalid();
     }

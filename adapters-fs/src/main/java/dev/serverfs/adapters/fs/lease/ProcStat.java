@@ -15,42 +15,40 @@ final class ProcStat {
         if (stat.isEmpty()) {
             return ProviderState.STOPPED;
         }
-        String text = stat.get();
-        // Field 2 (comm) is in parentheses and may itself contain spaces and parentheses: split after the last ')'.
-        int close = text.lastIndexOf(')');
-        if (close < 0 || close + 2 > text.length()) {
+        Optional<String[]> fields = fieldsAfterComm(stat.get());
+        Optional<Long> startTime = fields.flatMap(ProcStat::startTime);
+        if (startTime.isEmpty()) {
             return ProviderState.UNKNOWN;
         }
-        String[] rest = text.substring(close + 2).trim().split(" ");
-        // rest[0] is field 3 (state); field 22 is rest[19].
-        if (rest.length < 20) {
-            return ProviderState.UNKNOWN;
-        }
-        long startTime;
-        try {
-            startTime = Long.parseLong(rest[19]);
-        } catch (NumberFormatException e) {
-            return ProviderState.UNKNOWN;
-        }
-        if (startTime != expectedStartTime) {
+        if (startTime.get() != expectedStartTime) {
             return ProviderState.STOPPED;
         }
-        String state = rest[0];
+        String state = fields.get()[0];
         return state.equals("Z") || state.equals("X") ? ProviderState.STOPPED : ProviderState.ACTIVE;
     }
 
     /** Field 22 of a stat line, for recording a process we just started. */
     static Optional<Long> startTime(String stat) {
+        return fieldsAfterComm(stat).flatMap(ProcStat::startTime);
+    }
+
+    /**
+     * Fields 3.. of a stat line ({@code [0]} is field 3, the state), when there are at least up to field 22. Field
+     * 2 (comm) is in parentheses and may itself contain spaces and parentheses: split after the last ')'.
+     */
+    private static Optional<String[]> fieldsAfterComm(String stat) {
         int close = stat.lastIndexOf(')');
         if (close < 0 || close + 2 > stat.length()) {
             return Optional.empty();
         }
         String[] rest = stat.substring(close + 2).trim().split(" ");
-        if (rest.length < 20) {
-            return Optional.empty();
-        }
+        return rest.length < 20 ? Optional.empty() : Optional.of(rest);
+    }
+
+    /** Field 22, the start time in clock ticks since boot. */
+    private static Optional<Long> startTime(String[] fieldsAfterComm) {
         try {
-            return Optional.of(Long.parseLong(rest[19]));
+            return Optional.of(Long.parseLong(fieldsAfterComm[19]));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

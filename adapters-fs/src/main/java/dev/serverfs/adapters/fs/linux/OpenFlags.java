@@ -3,8 +3,9 @@ package dev.serverfs.adapters.fs.linux;
 import java.util.Locale;
 
 /**
- * {@code open(2)}, {@code *at(2)} and {@code openat2(2)} constants. {@code O_DIRECTORY} and {@code O_NOFOLLOW}
- * differ between x86-64 and AArch64; everything else is the generic Linux value.
+ * {@code open(2)}, {@code *at(2)}, {@code openat2(2)}, {@code getdents64(2)} and {@code flock(2)} constants.
+ * {@code O_DIRECTORY} and {@code O_NOFOLLOW} differ between x86-64 and AArch64; everything else is the generic
+ * Linux value.
  */
 public final class OpenFlags {
 
@@ -52,6 +53,12 @@ public final class OpenFlags {
     public static final int DT_REG = 8;
     public static final int DT_LNK = 10;
     public static final int DT_SOCK = 12;
+
+    /** {@code flock(2)} operations. */
+    public static final int LOCK_EX = 2;
+
+    public static final int LOCK_NB = 4;
+    public static final int LOCK_UN = 8;
 
     private OpenFlags() {}
 }

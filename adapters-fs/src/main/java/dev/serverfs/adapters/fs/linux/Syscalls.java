@@ -54,6 +54,8 @@ public final class Syscalls {
             Libc.function("unlinkat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle MKDIRAT =
             Libc.function("mkdirat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle FLOCK =
+            Libc.function("flock", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle FLISTXATTR =
             Libc.function("flistxattr", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle FGETXATTR =
@@ -72,25 +74,24 @@ public final class Syscalls {
         final MemorySegment openHow = arena.allocate(24, 8);
         final MemorySegment path2 = arena.allocate(PATH_CAPACITY);
 
-        /** A second path buffer for two-path calls ({@code linkat}, {@code renameat}). */
-        MemorySegment path2(String text) throws ErrnoException {
-            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-            if (bytes.length >= PATH_CAPACITY) {
-                throw new ErrnoException("path", Errno.ENAMETOOLONG);
-            }
-            MemorySegment.copy(bytes, 0, path2, JAVA_BYTE, 0, bytes.length);
-            path2.set(JAVA_BYTE, bytes.length, (byte) 0);
-            return path2;
+        /** The NUL-terminated UTF-8 of {@code text} in the first path buffer. */
+        MemorySegment path(String text) throws ErrnoException {
+            return fill(path, text);
         }
 
-        MemorySegment path(String text) throws ErrnoException {
+        /** The same in a second path buffer, for two-path calls ({@code linkat}, {@code renameat}). */
+        MemorySegment path2(String text) throws ErrnoException {
+            return fill(path2, text);
+        }
+
+        private static MemorySegment fill(MemorySegment buffer, String text) throws ErrnoException {
             byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
             if (bytes.length >= PATH_CAPACITY) {
                 throw new ErrnoException("path", Errno.ENAMETOOLONG);
             }
-            MemorySegment.copy(bytes, 0, path, JAVA_BYTE, 0, bytes.length);
-            path.set(JAVA_BYTE, bytes.length, (byte) 0);
-            return path;
+            MemorySegment.copy(bytes, 0, buffer, JAVA_BYTE, 0, bytes.length);
+            buffer.set(JAVA_BYTE, bytes.length, (byte) 0);
+            return buffer;
         }
     }
 
@@ -110,10 +111,7 @@ public final class Syscalls {
             if (fd >= 0) {
                 return fd;
             }
-            int errno = Libc.errno(s.callState);
-            if (errno != Errno.EINTR) {
-                throw new ErrnoException("openat", errno);
-            }
+            throwUnlessInterrupted("openat", s);
         }
     }
 
@@ -176,10 +174,7 @@ public final class Syscalls {
             if (n >= 0) {
                 return (int) n;
             }
-            int errno = Libc.errno(s.callState);
-            if (errno != Errno.EINTR) {
-                throw new ErrnoException("getdents64", errno);
-            }
+            throwUnlessInterrupted("getdents64", s);
         }
     }
 
@@ -196,10 +191,7 @@ public final class Syscalls {
             if (n >= 0) {
                 return n;
             }
-            int errno = Libc.errno(s.callState);
-            if (errno != Errno.EINTR) {
-                throw new ErrnoException("read", errno);
-            }
+            throwUnlessInterrupted("read", s);
         }
     }
 
@@ -224,33 +216,30 @@ public final class Syscalls {
             } catch (Throwable t) {
                 throw rethrow(t);
             }
-            if (n < 0) {
-                int errno = Libc.errno(s.callState);
-                if (errno == Errno.EINTR) {
-                    continue;
-                }
-                throw new ErrnoException("write", errno);
+            if (n >= 0) {
+                done += n;
+            } else {
+                throwUnlessInterrupted("write", s);
             }
-            done += n;
         }
     }
 
     /** {@code fsync(2)}. */
     public static void fsync(int fd) throws ErrnoException {
         Scratch s = SCRATCH.get();
-        intCall("fsync", s, () -> (int) FSYNC.invokeExact(s.callState, fd));
+        retrying("fsync", s, () -> (int) FSYNC.invokeExact(s.callState, fd));
     }
 
     /** {@code fchmod(2)}: permission bits including setuid, setgid and sticky. */
     public static void fchmod(int fd, int mode) throws ErrnoException {
         Scratch s = SCRATCH.get();
-        intCall("fchmod", s, () -> (int) FCHMOD.invokeExact(s.callState, fd, mode));
+        retrying("fchmod", s, () -> (int) FCHMOD.invokeExact(s.callState, fd, mode));
     }
 
     /** {@code fchown(2)}. */
     public static void fchown(int fd, int uid, int gid) throws ErrnoException {
         Scratch s = SCRATCH.get();
-        intCall("fchown", s, () -> (int) FCHOWN.invokeExact(s.callState, fd, uid, gid));
+        retrying("fchown", s, () -> (int) FCHOWN.invokeExact(s.callState, fd, uid, gid));
     }
 
     /** {@code linkat(2)} without following: never replaces an existing {@code newName} (EEXIST). */
@@ -258,7 +247,7 @@ public final class Syscalls {
         Scratch s = SCRATCH.get();
         MemorySegment a = s.path(oldName);
         MemorySegment b = s.path2(newName);
-        intCall("linkat", s, () -> (int) LINKAT.invokeExact(s.callState, oldDir, a, newDir, b, 0));
+        retrying("linkat", s, () -> (int) LINKAT.invokeExact(s.callState, oldDir, a, newDir, b, 0));
     }
 
     /** {@code renameat(2)}: atomically replaces {@code newName}. */
@@ -266,70 +255,59 @@ public final class Syscalls {
         Scratch s = SCRATCH.get();
         MemorySegment a = s.path(oldName);
         MemorySegment b = s.path2(newName);
-        intCall("renameat", s, () -> (int) RENAMEAT.invokeExact(s.callState, oldDir, a, newDir, b));
+        retrying("renameat", s, () -> (int) RENAMEAT.invokeExact(s.callState, oldDir, a, newDir, b));
     }
 
     /** {@code unlinkat(2)}; {@code AT_REMOVEDIR} removes an empty directory. */
     public static void unlinkat(int dir, String name, int flags) throws ErrnoException {
         Scratch s = SCRATCH.get();
         MemorySegment p = s.path(name);
-        intCall("unlinkat", s, () -> (int) UNLINKAT.invokeExact(s.callState, dir, p, flags));
+        retrying("unlinkat", s, () -> (int) UNLINKAT.invokeExact(s.callState, dir, p, flags));
     }
 
     /** {@code mkdirat(2)}; the kernel applies the umask to {@code mode}. */
     public static void mkdirat(int dir, String name, int mode) throws ErrnoException {
         Scratch s = SCRATCH.get();
         MemorySegment p = s.path(name);
-        intCall("mkdirat", s, () -> (int) MKDIRAT.invokeExact(s.callState, dir, p, mode));
+        retrying("mkdirat", s, () -> (int) MKDIRAT.invokeExact(s.callState, dir, p, mode));
+    }
+
+    /** {@code flock(2)}; {@code operation} e.g. {@code LOCK_EX | LOCK_NB} (busy: {@code EWOULDBLOCK}). */
+    public static void flock(int fd, int operation) throws ErrnoException {
+        Scratch s = SCRATCH.get();
+        retrying("flock", s, () -> (int) FLOCK.invokeExact(s.callState, fd, operation));
     }
 
     /** {@code flistxattr(2)} into {@code buffer} (size 0 asks for the needed size); returns the byte count. */
     public static long flistxattr(int fd, MemorySegment buffer, long size) throws ErrnoException {
         Scratch s = SCRATCH.get();
-        return longCall("flistxattr", s, () -> (long) FLISTXATTR.invokeExact(s.callState, fd, buffer, size));
+        return retrying("flistxattr", s, () -> (long) FLISTXATTR.invokeExact(s.callState, fd, buffer, size));
     }
 
     /** {@code fgetxattr(2)} of a NUL-terminated {@code name}; size 0 asks for the needed size. */
     public static long fgetxattr(int fd, MemorySegment name, MemorySegment value, long size) throws ErrnoException {
         Scratch s = SCRATCH.get();
-        return longCall("fgetxattr", s, () -> (long) FGETXATTR.invokeExact(s.callState, fd, name, value, size));
+        return retrying("fgetxattr", s, () -> (long) FGETXATTR.invokeExact(s.callState, fd, name, value, size));
     }
 
     /** {@code fsetxattr(2)} with flags 0 (create or replace). */
     public static void fsetxattr(int fd, MemorySegment name, MemorySegment value, long size) throws ErrnoException {
         Scratch s = SCRATCH.get();
-        intCall("fsetxattr", s, () -> (int) FSETXATTR.invokeExact(s.callState, fd, name, value, size, 0));
+        retrying("fsetxattr", s, () -> (int) FSETXATTR.invokeExact(s.callState, fd, name, value, size, 0));
     }
 
+    /** One downcall whose negative result means failure with {@code errno}; {@code int} results widen. */
     @FunctionalInterface
-    private interface IntCall {
-        int call() throws Throwable;
-    }
-
-    @FunctionalInterface
-    private interface LongCall {
+    private interface Call {
         long call() throws Throwable;
     }
 
-    private static void intCall(String name, Scratch s, IntCall call) throws ErrnoException {
-        while (true) {
-            int rc;
-            try {
-                rc = call.call();
-            } catch (Throwable t) {
-                throw rethrow(t);
-            }
-            if (rc >= 0) {
-                return;
-            }
-            int errno = Libc.errno(s.callState);
-            if (errno != Errno.EINTR) {
-                throw new ErrnoException(name, errno);
-            }
-        }
-    }
-
-    private static long longCall(String name, Scratch s, LongCall call) throws ErrnoException {
+    /**
+     * Runs {@code call} until it succeeds (returning its result) or fails with another errno than EINTR. The hot
+     * calls ({@code openat}, {@code getdents64}, {@code read}, {@code write}) keep the same loop inline instead,
+     * free of a capturing lambda.
+     */
+    private static long retrying(String name, Scratch s, Call call) throws ErrnoException {
         while (true) {
             long rc;
             try {
@@ -340,10 +318,15 @@ public final class Syscalls {
             if (rc >= 0) {
                 return rc;
             }
-            int errno = Libc.errno(s.callState);
-            if (errno != Errno.EINTR) {
-                throw new ErrnoException(name, errno);
-            }
+            throwUnlessInterrupted(name, s);
+        }
+    }
+
+    /** After a failed call: its {@code errno} as {@link ErrnoException}, unless {@code EINTR} (then retry). */
+    private static void throwUnlessInterrupted(String call, Scratch s) throws ErrnoException {
+        int errno = Libc.errno(s.callState);
+        if (errno != Errno.EINTR) {
+            throw new ErrnoException(call, errno);
         }
     }
 

@@ -13,9 +13,6 @@ import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.ProviderState;
 import dev.serverfs.domain.task.RecoveryGuard;
 import dev.serverfs.domain.task.TaskId;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -75,54 +72,22 @@ class FlockWriterLeasesIT {
 
     @Test
     void a_lock_held_by_another_process_makes_the_slot_busy() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/flock")), "util-linux flock is not installed");
-        Process holder = new ProcessBuilder(
-                        "/usr/bin/flock",
-                        "--exclusive",
-                        locks.resolve("07.lock").toString(),
-                        "sh",
-                        "-c",
-                        "echo locked; exec cat")
-                .redirectErrorStream(true)
-                .start();
-        try {
-            BufferedReader out =
-                    new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
-            assertEquals("locked", out.readLine());
+        assumeTrue(ForeignFlock.available(), ForeignFlock.UNAVAILABLE);
+        try (ForeignFlock holder = ForeignFlock.hold(locks.resolve("07.lock"))) {
             assertCode(ErrorCode.WORKDIR_BUSY, () -> leases.acquire(7));
             assertCode(ErrorCode.WORKDIR_BUSY, () -> leases.acquireForMutation(7));
-            holder.getOutputStream().close(); // cat ends, the holder exits and its flock is released
-            assertTrue(holder.waitFor(10, TimeUnit.SECONDS));
+            assertTrue(holder.release());
             leases.acquire(7).close();
-        } finally {
-            holder.destroyForcibly();
-            holder.waitFor(10, TimeUnit.SECONDS);
         }
     }
 
     @Test
     void our_lock_is_a_real_flock_seen_by_another_process() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/flock")), "util-linux flock is not installed");
+        assumeTrue(ForeignFlock.available(), ForeignFlock.UNAVAILABLE);
         try (WriterLease lease = leases.acquire(9)) {
-            Process probe = new ProcessBuilder(
-                            "/usr/bin/flock",
-                            "--nonblock",
-                            "--exclusive",
-                            locks.resolve("09.lock").toString(),
-                            "true")
-                    .start();
-            assertTrue(probe.waitFor(10, TimeUnit.SECONDS));
-            assertEquals(1, probe.exitValue(), "flock(1) must find the slot locked");
+            assertEquals(1, ForeignFlock.probe(locks.resolve("09.lock")), "flock(1) must find the slot locked");
         }
-        Process probe = new ProcessBuilder(
-                        "/usr/bin/flock",
-                        "--nonblock",
-                        "--exclusive",
-                        locks.resolve("09.lock").toString(),
-                        "true")
-                .start();
-        assertTrue(probe.waitFor(10, TimeUnit.SECONDS));
-        assertEquals(0, probe.exitValue());
+        assertEquals(0, ForeignFlock.probe(locks.resolve("09.lock")));
     }
 
     @Test

@@ -107,10 +107,9 @@ final class AgentViews {
         return m;
     }
 
-    /** The common audit fields of an Agent tool call: {@code schema_version: 1} and the task id. */
+    /** The task id an Agent tool call's audit event names (the invoker adds {@code schema_version}). */
     static ToolResult audited(ToolResult result, Optional<TaskId> taskId) {
-        ToolResult r = result.withCounter("schema_version", 1);
-        return taskId.map(id -> r.withCounter("task_id", id.value())).orElse(r);
+        return taskId.map(id -> result.withCounter("task_id", id.value())).orElse(result);
     }
 
     private static String time(Instant instant) {

@@ -7,13 +7,20 @@ import dev.serverfs.adapters.mcp.ToolResult;
 import dev.serverfs.adapters.mcp.ToolSpec;
 import dev.serverfs.adapters.mcp.ToolSurface;
 import dev.serverfs.application.port.in.AnswerAgentQuestionUseCase;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.TaskId;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
-/** {@code answer_agent_question} (reference §3.7); the answers are validated against the pending question. */
+/**
+ * {@code answer_agent_question} (reference §3.7). The schema only asks for a list of objects: the shape of each
+ * answer (only {@code question_id}, {@code selected_option_ids}, {@code text}, with their types) is checked here and
+ * its content against the pending question, both failing {@code INVALID_QUESTION_ANSWER} as the reference does.
+ */
 public final class AnswerAgentQuestionTool implements McpTool {
 
     static final ToolSpec SPEC = new ToolSpec(
@@ -22,6 +29,8 @@ public final class AnswerAgentQuestionTool implements McpTool {
                     + " selected_option_ids and, where free text is allowed, text.",
             ToolAnnotations.mutating(false, true, true),
             ToolSurface.AGENT);
+
+    private static final Set<String> ANSWER_KEYS = Set.of("question_id", "selected_option_ids", "text");
 
     private final AnswerAgentQuestionUseCase useCase;
 
@@ -39,9 +48,24 @@ public final class AnswerAgentQuestionTool implements McpTool {
         TaskId taskId = TaskId.parse(a.requiredString("task_id"));
         RequestId requestId = RequestId.parse(a.requiredString("request_id"));
         List<QuestionAnswer> answers = a.objects("answers").stream()
-                .map(x -> new QuestionAnswer(
-                        x.requiredString("question_id"), x.strings("selected_option_ids"), x.string("text")))
+                .map(AnswerAgentQuestionTool::answer)
                 .toList();
         return InteractionAcks.of(useCase.answer(taskId, requestId, answers)).withCounter("returned", answers.size());
+    }
+
+    private static QuestionAnswer answer(ToolArguments answer) {
+        if (!ANSWER_KEYS.containsAll(answer.names())) {
+            throw invalid("an answer has only question_id, selected_option_ids and text");
+        }
+        try {
+            return new QuestionAnswer(
+                    answer.requiredString("question_id"), answer.strings("selected_option_ids"), answer.string("text"));
+        } catch (IllegalArgumentException e) {
+            throw invalid("question_id is a string, selected_option_ids a list of strings, text a string or null");
+        }
+    }
+
+    private static ServerFsException invalid(String message) {
+        return new ServerFsException(ErrorCode.INVALID_QUESTION_ANSWER, message);
     }
 }

@@ -10,7 +10,6 @@ import dev.serverfs.application.port.in.ListAgentRuntimesUseCase;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /** {@code list_agent_runtimes} (reference §3.1): runtimes allowlisted on at least one workdir, probed. */
 public final class ListAgentRuntimesTool implements McpTool {
@@ -37,7 +36,6 @@ public final class ListAgentRuntimesTool implements McpTool {
     public ToolResult call(ToolArguments arguments) {
         List<Map<String, Object>> runtimes =
                 useCase.listRuntimes().stream().map(AgentViews::runtime).toList();
-        return AgentViews.audited(ToolResult.of(Map.of("runtimes", runtimes)), Optional.empty())
-                .withCounter("returned", runtimes.size());
+        return ToolResult.of(Map.of("runtimes", runtimes)).withCounter("returned", runtimes.size());
     }
 }
