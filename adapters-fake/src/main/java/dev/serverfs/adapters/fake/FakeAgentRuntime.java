@@ -119,6 +119,8 @@ public final class FakeAgentRuntime implements AgentRuntime {
         // An exit observed at any time, even after this turn gave up on the child, proves the stop.
         process.onExit().thenRun(() -> stopped.add(taskId));
         Child child = new Child(process, script);
+        TurnOutcome outcome;
+        boolean exited;
         try {
             startTime(process.pid())
                     .ifPresent(start -> context.providerStarted(new ProviderProcess(process.pid(), start)));
@@ -133,19 +135,20 @@ public final class FakeAgentRuntime implements AgentRuntime {
                 child.trySend("CANCEL", "");
                 Thread.currentThread().interrupt(); // converse stops at once
             }
-            TurnOutcome outcome = converse(child, context, ids);
-            if (!stopChild(child)) {
-                // The turn only ends cleanly once its provider is gone (the lifecycle takes a normal return as proof).
-                throw new ServerFsException(ErrorCode.AGENT_PROVIDER_DISCONNECTED, "the fake provider did not exit");
-            }
-            return outcome;
+            outcome = converse(child, context, ids);
         } finally {
-            if (stopChild(child)) {
+            exited = stopChild(child);
+            if (exited) {
                 stopped.add(taskId);
             }
             children.remove(taskId);
             child.turnEnded.countDown();
         }
+        if (!exited) {
+            // A turn ends normally only once its provider is gone: the lifecycle takes a normal return as proof.
+            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_DISCONNECTED, "the fake provider did not exit");
+        }
+        return outcome;
     }
 
     private TurnOutcome converse(Child child, RunContext context, NativeIds ids) {
