@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.serverfs.application.port.in.CancelAgentTaskUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.port.out.RunContext;
+import dev.serverfs.application.port.out.TurnRequest;
 import dev.serverfs.application.service.AnswerAgentQuestionService;
 import dev.serverfs.application.service.CancelAgentTaskService;
 import dev.serverfs.application.service.RespondAgentApprovalService;
@@ -19,14 +21,23 @@ import dev.serverfs.application.testing.InMemoryWriterLeases;
 import dev.serverfs.application.testing.ManualTimers;
 import dev.serverfs.application.testing.MutableClock;
 import dev.serverfs.application.testing.SequentialIds;
+import dev.serverfs.application.testing.TaskFixtures;
 import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.json.JsonValue;
 import dev.serverfs.domain.task.AgentLimits;
 import dev.serverfs.domain.task.ApprovalDecision;
+import dev.serverfs.domain.task.ApprovalRequest;
 import dev.serverfs.domain.task.ApprovalResolution;
+import dev.serverfs.domain.task.NativeIds;
+import dev.serverfs.domain.task.ProviderProcess;
+import dev.serverfs.domain.task.ProviderState;
 import dev.serverfs.domain.task.QuestionAnswer;
+import dev.serverfs.domain.task.QuestionRequest;
 import dev.serverfs.domain.task.RecoveryGuard;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
 import dev.serverfs.domain.task.TaskStatus;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
@@ -40,6 +51,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +74,7 @@ class FakeAgentRuntimeIT {
     private final ExecutorService runners = Executors.newVirtualThreadPerTaskExecutor();
     private final ManualTimers timers = new ManualTimers(clock);
     /** Provider pids a test saw: killed after each test, whatever happened. */
-    private final List<Long> pids = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Long> pids = new CopyOnWriteArrayList<>();
 
     private TaskLifecycle lifecycle;
     private SubmitAgentTaskService submit;
@@ -221,7 +234,7 @@ class FakeAgentRuntimeIT {
             try {
                 messages.send(id, "use tabs");
                 break;
-            } catch (dev.serverfs.domain.error.ServerFsException e) {
+            } catch (ServerFsException e) {
                 // the child may not be started yet
                 assertEquals(ErrorCode.AGENT_TASK_NOT_ACTIVE, e.code());
                 assertTrue(System.nanoTime() < deadline);
@@ -332,5 +345,78 @@ class FakeAgentRuntimeIT {
         assertEquals(TaskStatus.CANCELLED, done.status());
         assertEquals(Optional.empty(), done.result());
         assertEquals(Optional.empty(), leases.readGuard(1));
+    }
+
+    @Test
+    void a_stopping_turn_waits_out_repeated_interrupts_and_records_the_exit_it_observes() throws Exception {
+        FakeAgentRuntime fake =
+                new FakeAgentRuntime(FakeAgentRuntime.javaCommand(FakeProviderTestMain.class.getName()));
+        Task task = TaskFixtures.queued(7);
+        CompletableFuture<Long> pid = new CompletableFuture<>();
+        RunContext context = new RunContext() {
+            @Override
+            public void event(String eventType, JsonValue.JsonObject payload) {}
+
+            @Override
+            public void nativeIds(NativeIds ids) {}
+
+            @Override
+            public void providerStarted(ProviderProcess process) {
+                pid.complete(process.pid());
+            }
+
+            @Override
+            public ApprovalResolution requestApproval(ApprovalRequest request) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public List<QuestionAnswer> askQuestion(QuestionRequest request) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void abandonPendingRequest() {}
+        };
+        CompletableFuture<Throwable> ended = new CompletableFuture<>();
+        Thread turn = Thread.ofPlatform().start(() -> {
+            try {
+                fake.runTurn(
+                        new TurnRequest(
+                                task.id(),
+                                "hold:wait:",
+                                root,
+                                TaskProfile.WORKSPACE_WRITE,
+                                Optional.empty(),
+                                task.deadlineAt()),
+                        context);
+                ended.complete(null);
+            } catch (Throwable t) {
+                ended.complete(t);
+            }
+        });
+        long child = pid.get(30, TimeUnit.SECONDS);
+        pids.add(child);
+        for (int i = 0; i < 5; i++) {
+            // The first interrupt asks the turn to stop; each next one lands in its bounded wait for the exit
+            // (Process.waitFor with a timeout: TIMED_WAITING), which must go on waiting.
+            turn.interrupt();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (turn.getState() != Thread.State.TIMED_WAITING) {
+                assertTrue(System.nanoTime() < deadline, "the turn never reached its bounded wait");
+                assertFalse(ended.isDone(), "a held child keeps the turn in its bounded stop");
+                LockSupport.parkNanos(1_000_000);
+            }
+        }
+        assertFalse(ended.isDone(), "a held child keeps the turn in its bounded stop");
+        assertTrue(alive(child), "interrupts neither kill the child nor end the wait");
+        assertEquals(
+                ProviderState.ACTIVE, fake.reconcile(task, Optional.empty()).provider());
+        kill(child);
+        Throwable failure = ended.get(30, TimeUnit.SECONDS);
+        assertEquals(ErrorCode.AGENT_PROVIDER_DISCONNECTED, ((ServerFsException) failure).code());
+        assertEquals(
+                ProviderState.STOPPED, fake.reconcile(task, Optional.empty()).provider(), "the observed exit is proof");
+        turn.join(TimeUnit.SECONDS.toMillis(30));
     }
 }
