@@ -32,12 +32,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -45,9 +49,23 @@ import java.util.concurrent.TimeUnit;
  * started with {@code command}, records the child's pid and start time for the recovery guard, and relays
  * approvals, questions, steering and cancellation over the child's stdin/stdout. The prompt travels on stdin,
  * never on the command line. Capabilities are all true; version {@code phase-a}.
+ *
+ * <p>It honours the {@link AgentRuntime} contract that an interrupt of the turn's thread asks the turn to stop: the
+ * child's output is read by its own thread into a queue the turn takes from interruptibly. Every turn ends with the
+ * same bounded stop: {@code CANCEL} and a closed stdin, {@link #STOP_GRACE} for the child to exit ({@link
+ * #HOLD_GRACE} for a {@code hold:} child), then a kill and {@link #KILL_WAIT} for the exit; those waits ignore
+ * further interrupts. An exit it observed is its proof of stop for {@link #reconcile}; so is a later exit of a
+ * child it had to give up on. The test modifiers of the prompt ({@code hold:}, {@code unstoppable:}, {@code
+ * stall-cancel:}, {@code result-on-cancel:}) are described in {@link FakeProvider}.
  */
 public final class FakeAgentRuntime implements AgentRuntime {
     public static final String NAME = "fake";
+    /** How long a stopped child gets to exit on its own before it is killed. */
+    public static final Duration STOP_GRACE = Duration.ofSeconds(2);
+    /** The same for a {@code hold:} child: long enough for a test to release it by killing its pid. */
+    public static final Duration HOLD_GRACE = Duration.ofSeconds(60);
+    /** How long a killed child gets to be seen exiting. */
+    public static final Duration KILL_WAIT = Duration.ofSeconds(10);
 
     private final List<String> command;
     private final Map<TaskId, Child> children = new ConcurrentHashMap<>();
@@ -84,6 +102,11 @@ public final class FakeAgentRuntime implements AgentRuntime {
 
     @Override
     public TurnOutcome runTurn(TurnRequest request, RunContext context) {
+        // A stop requested before the child exists is honoured right after PROMPT; meanwhile no I/O runs with the
+        // interrupt flag set.
+        boolean stopAtOnce = Thread.interrupted();
+        TaskId taskId = request.taskId();
+        FakeScript script = FakeScript.parse(request.prompt());
         Process process;
         try {
             process = new ProcessBuilder(command)
@@ -93,32 +116,51 @@ public final class FakeAgentRuntime implements AgentRuntime {
         } catch (IOException e) {
             throw new ServerFsException(ErrorCode.AGENT_RUNTIME_UNAVAILABLE, "the fake provider could not start");
         }
-        Child child = new Child(process);
+        // An exit observed at any time, even after this turn gave up on the child, proves the stop.
+        process.onExit().thenRun(() -> stopped.add(taskId));
+        Child child = new Child(process, script);
+        TurnOutcome outcome;
+        boolean exited;
         try {
             startTime(process.pid())
                     .ifPresent(start -> context.providerStarted(new ProviderProcess(process.pid(), start)));
             // PROMPT must be the child's first line: the child is published (and so reachable by a steer or a
             // cancel from another thread) only after it, so nothing can overtake it on the child's stdin.
             child.send("PROMPT", request.prompt());
-            children.put(request.taskId(), child);
-            if (earlyCancels.remove(request.taskId()) || Thread.currentThread().isInterrupted()) {
-                child.trySend("CANCEL", "");
-            }
+            children.put(taskId, child);
             NativeIds ids = new NativeIds(
-                    Optional.of("fake-session-" + request.taskId().value().substring(4)), Optional.of("fake-turn-1"));
+                    Optional.of("fake-session-" + taskId.value().substring(4)), Optional.of("fake-turn-1"));
             context.nativeIds(ids);
-            return converse(child, context, ids);
-        } finally {
-            children.remove(request.taskId());
-            if (stopChild(process)) {
-                stopped.add(request.taskId());
+            if (earlyCancels.remove(taskId) || stopAtOnce) {
+                child.trySend("CANCEL", "");
+                Thread.currentThread().interrupt(); // converse stops at once
             }
+            outcome = converse(child, context, ids);
+        } finally {
+            exited = stopChild(child);
+            if (exited) {
+                stopped.add(taskId);
+            }
+            children.remove(taskId);
+            child.turnEnded.countDown();
         }
+        if (!exited) {
+            // A turn ends normally only once its provider is gone: the lifecycle takes a normal return as proof.
+            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_DISCONNECTED, "the fake provider did not exit");
+        }
+        return outcome;
     }
 
     private TurnOutcome converse(Child child, RunContext context, NativeIds ids) {
         while (true) {
-            String line = child.read();
+            String line;
+            try {
+                line = child.take();
+            } catch (InterruptedException e) {
+                // AgentRuntime: an interrupt asks the turn to stop; runTurn's bounded stop follows.
+                Thread.currentThread().interrupt();
+                throw new ServerFsException(ErrorCode.AGENT_PROVIDER_DISCONNECTED, "the fake provider was stopped");
+            }
             if (line == null) {
                 throw new ServerFsException(ErrorCode.AGENT_PROVIDER_DISCONNECTED, "the fake provider stopped");
             }
@@ -169,10 +211,17 @@ public final class FakeAgentRuntime implements AgentRuntime {
     @Override
     public void cancel(TaskId taskId) {
         Child child = children.get(taskId);
-        if (child != null) {
-            child.trySend("CANCEL", "");
-        } else {
+        if (child == null) {
             earlyCancels.add(taskId);
+        } else if (child.script.stallCancel()) {
+            // v0.7.3 §14.3: an interrupt call that never returns; released when the turn ends, so nothing leaks.
+            try {
+                child.turnEnded.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            child.trySend("CANCEL", "");
         }
     }
 
@@ -195,20 +244,43 @@ public final class FakeAgentRuntime implements AgentRuntime {
         return ReconcileResult.unknown("no local evidence");
     }
 
-    /** Waits briefly for a clean exit, then kills; true when the child is known to have exited. */
-    private static boolean stopChild(Process process) {
-        // A cancelled runner arrives here interrupted; clear the flag so the bounded waits still happen.
-        boolean interrupted = Thread.interrupted();
-        try {
-            if (!process.waitFor(2, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                return process.waitFor(10, TimeUnit.SECONDS);
-            }
+    /**
+     * The bounded stop: {@code CANCEL} and a closed stdin, the grace to exit, then a kill (never for an {@code
+     * unstoppable:} child) and a bounded wait for the exit. True when the exit was observed. Idempotent.
+     */
+    private static boolean stopChild(Child child) {
+        Process process = child.process;
+        if (!process.isAlive()) {
             return true;
-        } catch (InterruptedException e) {
-            interrupted = true;
-            process.destroyForcibly();
-            return false;
+        }
+        child.trySend("CANCEL", "");
+        child.closeInput();
+        if (awaitExit(process, child.script.hold() ? HOLD_GRACE : STOP_GRACE)) {
+            return true;
+        }
+        if (child.script.unstoppable()) {
+            return false; // as if the kill failed: no proof, the recovery guard must stay
+        }
+        process.destroyForcibly();
+        return awaitExit(process, KILL_WAIT);
+    }
+
+    /**
+     * Waits up to {@code timeout} for the exit, whatever interrupts arrive meanwhile (a cancelled runner is
+     * interrupted, possibly more than once); the interrupt status is restored afterwards.
+     */
+    private static boolean awaitExit(Process process, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean interrupted = false;
+        try {
+            while (true) {
+                long left = deadline - System.nanoTime();
+                try {
+                    return process.waitFor(Math.max(0, left), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -228,24 +300,48 @@ public final class FakeAgentRuntime implements AgentRuntime {
         }
     }
 
-    /** The pipes of one child. */
+    /** The pipes of one child; its stdout is pumped by its own thread into {@link #lines}. */
     private static final class Child {
         private final Process process;
-        private final BufferedReader out;
+        private final FakeScript script;
         private final Writer in;
+        /** Output lines; an empty element marks the end of the child's stdout. */
+        private final BlockingQueue<Optional<String>> lines = new LinkedBlockingQueue<>();
+        /** Released when the turn is over (a stalled {@code cancel} waits for it). */
+        private final CountDownLatch turnEnded = new CountDownLatch(1);
 
-        Child(Process process) {
+        Child(Process process, FakeScript script) {
             this.process = process;
-            this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            this.script = script;
             this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            Thread.ofPlatform()
+                    .daemon()
+                    .name("fake-provider-out-" + process.pid())
+                    .start(this::pump);
         }
 
-        String read() {
-            try {
-                return out.readLine();
+        private void pump() {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    lines.add(Optional.of(line));
+                }
             } catch (IOException e) {
+                // the child's stdout broke: same as its end
+            } finally {
+                lines.add(Optional.empty());
+            }
+        }
+
+        /** The next output line, or null at the end of the child's output; interruptible. */
+        String take() throws InterruptedException {
+            Optional<String> line = lines.take();
+            if (line.isEmpty()) {
+                lines.add(line); // the end stays the end
                 return null;
             }
+            return line.get();
         }
 
         void send(String verb, String argument) {
@@ -264,6 +360,14 @@ public final class FakeAgentRuntime implements AgentRuntime {
                 return true;
             } catch (IOException e) {
                 return false;
+            }
+        }
+
+        synchronized void closeInput() {
+            try {
+                in.close();
+            } catch (IOException e) {
+                // already closed or broken: the child sees its stdin end either way
             }
         }
     }

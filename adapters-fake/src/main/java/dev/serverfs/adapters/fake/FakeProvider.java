@@ -11,13 +11,32 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The child side of the fake runtime: reads {@code PROMPT}, then follows the script the prompt names (reference
  * §7.3): {@code approval:<cmd>}, {@code approval-twice:<cmd>}, {@code question:<text>}, {@code wait:} (until
- * cancelled), {@code steer:} (completes with the steer message), {@code complete:<text>}, otherwise echo. A
- * {@code CANCEL} line at any time makes it answer {@code CANCELLED} and exit. Launched by a hidden sub-command or a
- * test main; never started by configuration unless the fake runtime is explicitly enabled.
+ * cancelled), {@code steer:} (completes with the steer message), {@code complete:<text>}, otherwise echo; and
+ * {@code linger:} (like {@code wait:}, but outlives a parent that dies without cancelling it). A {@code CANCEL}
+ * line at any time makes it answer {@code CANCELLED} and exit; a closed stdin makes it exit.
+ *
+ * <p>Test modifiers may precede the script, in any order ({@code hold:wait:}, {@code unstoppable:question:which?}):
+ *
+ * <ul>
+ *   <li>{@code hold:} the child ignores {@code CANCEL} and a closed stdin, so only a signal ends it: a provider
+ *       whose cleanup takes long. Its runtime waits up to {@link FakeAgentRuntime#HOLD_GRACE} for it to exit before
+ *       killing it, so a test releases the held cleanup by killing the pid recorded in the recovery guard.
+ *   <li>{@code unstoppable:} the child ignores {@code CANCEL} and a closed stdin, and its runtime never kills it (as
+ *       if the kill failed): after {@link FakeAgentRuntime#STOP_GRACE} the runtime gives up without proof that it
+ *       stopped, so the recovery guard stays until the test kills the recorded pid.
+ *   <li>{@code stall-cancel:} the runtime's {@code cancel} for this task never returns while the turn runs (v0.7.3
+ *       §14.3); the blocked call is released when the turn ends. The child itself behaves normally.
+ *   <li>{@code result-on-cancel:} the child answers {@code CANCEL} with a normal {@code RESULT} instead of {@code
+ *       CANCELLED} and exits (v0.7.3 §14.2, Claude's normal result after an interrupt).
+ * </ul>
+ *
+ * <p>The prompt travels on stdin, never on the command line. Launched by a hidden sub-command or a test main; never
+ * started by configuration unless the fake runtime is explicitly enabled.
  */
 public final class FakeProvider {
     private final BufferedReader in;
     private final PrintStream out;
+    private FakeScript script = FakeScript.parse("");
 
     private FakeProvider(InputStream in, PrintStream out) {
         this.in = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
@@ -29,7 +48,12 @@ public final class FakeProvider {
         try {
             return new FakeProvider(in, out).turn();
         } catch (Cancelled c) {
-            out.println("CANCELLED");
+            if (c.withResult) {
+                out.println(FakeWire.line("MESSAGE", "stopped on cancel"));
+                out.println(FakeWire.line("RESULT", "stopped on cancel"));
+            } else {
+                out.println("CANCELLED");
+            }
             out.flush();
             return 0;
         } catch (IOException e) {
@@ -42,7 +66,8 @@ public final class FakeProvider {
         if (!FakeWire.verb(first).equals("PROMPT")) {
             return 2;
         }
-        String prompt = FakeWire.argument(first);
+        script = FakeScript.parse(FakeWire.argument(first));
+        String prompt = script.script();
         send("EVENT", "turn.started");
         String result;
         if (prompt.startsWith("approval-twice:")) {
@@ -64,9 +89,7 @@ public final class FakeProvider {
                     next();
                 }
             } catch (IOException parentGone) {
-                while (true) {
-                    LockSupport.park();
-                }
+                throw parkForever();
             }
         } else if (prompt.startsWith("wait:")) {
             send("WAITING", "");
@@ -100,14 +123,28 @@ public final class FakeProvider {
     }
 
     private String next() throws IOException {
-        String line = in.readLine();
-        if (line == null) {
-            throw new IOException("parent closed the pipe");
+        while (true) {
+            String line = in.readLine();
+            if (line == null) {
+                if (script.ignoresStop()) {
+                    throw parkForever();
+                }
+                throw new IOException("parent closed the pipe");
+            }
+            if (!FakeWire.verb(line).equals("CANCEL")) {
+                return line;
+            }
+            if (!script.ignoresStop()) {
+                throw new Cancelled(script.resultOnCancel());
+            }
         }
-        if (FakeWire.verb(line).equals("CANCEL")) {
-            throw new Cancelled();
+    }
+
+    /** Only a signal ends this process now; never returns (the return type lets callers {@code throw} it). */
+    private static IOException parkForever() {
+        while (true) {
+            LockSupport.park();
         }
-        return line;
     }
 
     private void send(String verb, String argument) {
@@ -117,9 +154,11 @@ public final class FakeProvider {
 
     private static final class Cancelled extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        final boolean withResult;
 
-        Cancelled() {
+        Cancelled(boolean withResult) {
             super(null, null, false, false);
+            this.withResult = withResult;
         }
     }
 }

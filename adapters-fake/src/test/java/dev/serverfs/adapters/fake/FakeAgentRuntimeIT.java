@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.serverfs.application.port.in.CancelAgentTaskUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.port.out.RunContext;
+import dev.serverfs.application.port.out.TurnRequest;
 import dev.serverfs.application.service.AnswerAgentQuestionService;
 import dev.serverfs.application.service.CancelAgentTaskService;
 import dev.serverfs.application.service.RespondAgentApprovalService;
@@ -19,14 +21,23 @@ import dev.serverfs.application.testing.InMemoryWriterLeases;
 import dev.serverfs.application.testing.ManualTimers;
 import dev.serverfs.application.testing.MutableClock;
 import dev.serverfs.application.testing.SequentialIds;
+import dev.serverfs.application.testing.TaskFixtures;
 import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.json.JsonValue;
 import dev.serverfs.domain.task.AgentLimits;
 import dev.serverfs.domain.task.ApprovalDecision;
+import dev.serverfs.domain.task.ApprovalRequest;
 import dev.serverfs.domain.task.ApprovalResolution;
+import dev.serverfs.domain.task.NativeIds;
+import dev.serverfs.domain.task.ProviderProcess;
+import dev.serverfs.domain.task.ProviderState;
 import dev.serverfs.domain.task.QuestionAnswer;
+import dev.serverfs.domain.task.QuestionRequest;
 import dev.serverfs.domain.task.RecoveryGuard;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
 import dev.serverfs.domain.task.TaskStatus;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
@@ -40,6 +51,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +72,10 @@ class FakeAgentRuntimeIT {
     private final InMemoryTaskStore store = new InMemoryTaskStore();
     private final InMemoryWriterLeases leases = new InMemoryWriterLeases();
     private final ExecutorService runners = Executors.newVirtualThreadPerTaskExecutor();
+    private final ManualTimers timers = new ManualTimers(clock);
+    /** Provider pids a test saw: killed after each test, whatever happened. */
+    private final List<Long> pids = new CopyOnWriteArrayList<>();
+
     private TaskLifecycle lifecycle;
     private SubmitAgentTaskService submit;
 
@@ -86,17 +103,52 @@ class FakeAgentRuntimeIT {
                 new InMemoryResultSpool(),
                 leases,
                 new SequentialIds(),
-                new ManualTimers(clock),
+                timers,
                 clock,
                 runners,
-                new TaskLifecycle.Settings(AgentLimits.defaults(), Duration.ofSeconds(10), "test"));
+                // a short provider-cancel bound keeps the stalled-cancel case quick; the fake's cancel is immediate
+                new TaskLifecycle.Settings(AgentLimits.defaults(), Duration.ofSeconds(1), "test"));
         submit = new SubmitAgentTaskService(lifecycle);
     }
 
     @AfterEach
     void stop() {
+        pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         lifecycle.shutdown();
         runners.shutdownNow();
+    }
+
+    /** Waits until the guard records the provider child, and remembers its pid for the clean-up. */
+    private long providerPid() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            Optional<Long> pid =
+                    leases.readGuard(1).flatMap(RecoveryGuard::provider).map(p -> p.pid());
+            if (pid.isPresent()) {
+                pids.add(pid.get());
+                return pid.get();
+            }
+            LockSupport.parkNanos(5_000_000);
+        }
+        return fail("the guard never recorded the provider");
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private static void kill(long pid) throws Exception {
+        Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+        if (handle.isPresent()) {
+            handle.get().destroyForcibly();
+            handle.get().onExit().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Lets the pending interaction of task {@code id} expire (its timer fires on the test's clock). */
+    private void expireInteraction(TaskId id) {
+        clock.advance(AgentLimits.defaults().interactionTimeout().plusSeconds(1));
+        assertTrue(timers.fireDue() > 0, "the interaction timer fired");
     }
 
     private TaskId submit(String prompt) {
@@ -182,7 +234,7 @@ class FakeAgentRuntimeIT {
             try {
                 messages.send(id, "use tabs");
                 break;
-            } catch (dev.serverfs.domain.error.ServerFsException e) {
+            } catch (ServerFsException e) {
                 // the child may not be started yet
                 assertEquals(ErrorCode.AGENT_TASK_NOT_ACTIVE, e.code());
                 assertTrue(System.nanoTime() < deadline);
@@ -208,5 +260,163 @@ class FakeAgentRuntimeIT {
         assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "child stopped");
         assertEquals(Optional.empty(), leases.readGuard(1), "the runtime saw its child exit: proof of stop");
         assertFalse(leases.isHeld(1));
+    }
+
+    // ----------------------------------------------------------- stopping: interrupts, proofs, test modifiers
+
+    @Test
+    void an_interaction_timeout_stops_the_child_and_its_guard_is_gone_when_the_slot_is_released() throws Exception {
+        TaskId id = submit("question:which?");
+        await(id, t -> t.status() == TaskStatus.WAITING_FOR_QUESTION);
+        long pid = providerPid();
+        expireInteraction(id);
+        assertEquals(
+                ErrorCode.AGENT_INTERACTION_TIMED_OUT,
+                store.find(id).orElseThrow().failure().orElseThrow().code());
+        drained(id);
+        assertFalse(leases.isHeld(1));
+        assertEquals(Optional.empty(), leases.readGuard(1), "the exit was observed before the guard was decided");
+        assertFalse(alive(pid));
+    }
+
+    @Test
+    void an_unstoppable_child_keeps_the_guard_after_cleanup_until_its_recorded_pid_is_gone() throws Exception {
+        TaskId id = submit("unstoppable:question:which?");
+        await(id, t -> t.status() == TaskStatus.WAITING_FOR_QUESTION);
+        long pid = providerPid();
+        expireInteraction(id);
+        drained(id);
+        assertFalse(leases.isHeld(1), "the lease is released after the bounded stop");
+        assertTrue(alive(pid), "the runtime gave up without killing it");
+        assertTrue(leases.readGuard(1).isPresent(), "no proof of stop: the guard stays");
+        assertFalse(lifecycle.reconcileSlot(1), "still running: fail-closed");
+        kill(pid);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!lifecycle.reconcileSlot(1)) {
+            assertTrue(System.nanoTime() < deadline, "the exit was never taken as proof");
+            LockSupport.parkNanos(5_000_000);
+        }
+        assertEquals(Optional.empty(), leases.readGuard(1));
+        assertEquals(TaskStatus.INTERRUPTED, store.find(id).orElseThrow().status());
+    }
+
+    @Test
+    void a_held_child_keeps_the_lease_after_cancel_until_the_test_kills_it() throws Exception {
+        TaskId id = submit("hold:wait:");
+        await(id, t -> t.status() == TaskStatus.RUNNING);
+        long pid = providerPid();
+        assertEquals(
+                TaskStatus.CANCELLED,
+                new CancelAgentTaskService(lifecycle).cancel(id).status());
+        assertTrue(lifecycle.isLive(id), "cleanup waits for the child");
+        assertTrue(leases.isHeld(1));
+        assertTrue(alive(pid), "the child ignores CANCEL and its closed stdin");
+        kill(pid);
+        drained(id);
+        assertFalse(leases.isHeld(1));
+        assertEquals(Optional.empty(), leases.readGuard(1), "the observed exit is the proof");
+        assertEquals(TaskStatus.CANCELLED, store.find(id).orElseThrow().status());
+    }
+
+    @Test
+    void a_stalled_runtime_cancel_is_bounded_and_the_interrupt_still_stops_the_child() throws Exception {
+        TaskId id = submit("stall-cancel:wait:");
+        await(id, t -> t.status() == TaskStatus.RUNNING);
+        long pid = providerPid();
+        assertEquals(
+                TaskStatus.CANCELLED,
+                new CancelAgentTaskService(lifecycle).cancel(id).status());
+        drained(id);
+        assertFalse(alive(pid));
+        assertFalse(leases.isHeld(1));
+        assertEquals(Optional.empty(), leases.readGuard(1));
+    }
+
+    @Test
+    void a_normal_result_after_cancel_keeps_the_task_cancelled_and_clears_the_guard() throws Exception {
+        TaskId id = submit("result-on-cancel:wait:");
+        await(id, t -> t.status() == TaskStatus.RUNNING);
+        providerPid();
+        assertEquals(
+                TaskStatus.CANCELLED,
+                new CancelAgentTaskService(lifecycle).cancel(id).status());
+        drained(id);
+        Task done = store.find(id).orElseThrow();
+        assertEquals(TaskStatus.CANCELLED, done.status());
+        assertEquals(Optional.empty(), done.result());
+        assertEquals(Optional.empty(), leases.readGuard(1));
+    }
+
+    @Test
+    void a_stopping_turn_waits_out_repeated_interrupts_and_records_the_exit_it_observes() throws Exception {
+        FakeAgentRuntime fake =
+                new FakeAgentRuntime(FakeAgentRuntime.javaCommand(FakeProviderTestMain.class.getName()));
+        Task task = TaskFixtures.queued(7);
+        CompletableFuture<Long> pid = new CompletableFuture<>();
+        RunContext context = new RunContext() {
+            @Override
+            public void event(String eventType, JsonValue.JsonObject payload) {}
+
+            @Override
+            public void nativeIds(NativeIds ids) {}
+
+            @Override
+            public void providerStarted(ProviderProcess process) {
+                pid.complete(process.pid());
+            }
+
+            @Override
+            public ApprovalResolution requestApproval(ApprovalRequest request) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public List<QuestionAnswer> askQuestion(QuestionRequest request) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void abandonPendingRequest() {}
+        };
+        CompletableFuture<Throwable> ended = new CompletableFuture<>();
+        Thread turn = Thread.ofPlatform().start(() -> {
+            try {
+                fake.runTurn(
+                        new TurnRequest(
+                                task.id(),
+                                "hold:wait:",
+                                root,
+                                TaskProfile.WORKSPACE_WRITE,
+                                Optional.empty(),
+                                task.deadlineAt()),
+                        context);
+                ended.complete(null);
+            } catch (Throwable t) {
+                ended.complete(t);
+            }
+        });
+        long child = pid.get(30, TimeUnit.SECONDS);
+        pids.add(child);
+        for (int i = 0; i < 5; i++) {
+            // The first interrupt asks the turn to stop; each next one lands in its bounded wait for the exit
+            // (Process.waitFor with a timeout: TIMED_WAITING), which must go on waiting.
+            turn.interrupt();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (turn.getState() != Thread.State.TIMED_WAITING) {
+                assertTrue(System.nanoTime() < deadline, "the turn never reached its bounded wait");
+                assertFalse(ended.isDone(), "a held child keeps the turn in its bounded stop");
+                LockSupport.parkNanos(1_000_000);
+            }
+        }
+        assertFalse(ended.isDone(), "a held child keeps the turn in its bounded stop");
+        assertTrue(alive(child), "interrupts neither kill the child nor end the wait");
+        assertEquals(
+                ProviderState.ACTIVE, fake.reconcile(task, Optional.empty()).provider());
+        kill(child);
+        Throwable failure = ended.get(30, TimeUnit.SECONDS);
+        assertEquals(ErrorCode.AGENT_PROVIDER_DISCONNECTED, ((ServerFsException) failure).code());
+        assertEquals(
+                ProviderState.STOPPED, fake.reconcile(task, Optional.empty()).provider(), "the observed exit is proof");
+        turn.join(TimeUnit.SECONDS.toMillis(30));
     }
 }

@@ -21,6 +21,8 @@ import java.util.function.Supplier;
  * ROOT_MUTATION_NOT_ALLOWED}) → one process-wide mutation lock (reads never take it) → the slot's writer lease
  * when Agent delegation is configured ({@code WORKDIR_BUSY}, {@code WORKDIR_RECOVERY_REQUIRED}, {@code
  * AGENT_LOCK_UNAVAILABLE}), released after the mutation. One instance per process, shared by all mutation services.
+ * When the Agent service runs in this process, a guard met by a mutation is first reconciled lazily through {@link
+ * SlotRecovery} (removed only with proof that its provider stopped) and the lease is tried once more.
  */
 public final class MutationGate {
 
@@ -29,12 +31,22 @@ public final class MutationGate {
 
     private final Workdirs workdirs;
     private final Optional<WriterLeases> leases;
+    private final SlotRecovery recovery;
     private final ReentrantLock lock = new ReentrantLock(true);
 
     /** {@code leases} present exactly when Agent delegation is configured ({@code SERVERFS_AGENT_BRIDGE_ENABLED}). */
     public MutationGate(Workdirs workdirs, Optional<WriterLeases> leases) {
+        this(workdirs, leases, SlotRecovery.NONE);
+    }
+
+    /**
+     * {@code recovery} is the embedded Agent service's lazy guard reconciliation ({@link SlotRecovery#NONE} when the
+     * Agent service runs elsewhere or not at all).
+     */
+    public MutationGate(Workdirs workdirs, Optional<WriterLeases> leases, SlotRecovery recovery) {
         this.workdirs = Objects.requireNonNull(workdirs, "workdirs");
         this.leases = Objects.requireNonNull(leases, "leases");
+        this.recovery = Objects.requireNonNull(recovery, "recovery");
     }
 
     public Workdirs workdirs() {
@@ -87,22 +99,47 @@ public final class MutationGate {
         }
     }
 
-    /** The lease's own codes, with the reference's per-workdir messages (§2.8). */
+    /**
+     * The slot's lease for one mutation. A recovery guard is reconciled lazily once (v0.7.2: a proven provider stop
+     * clears it) and the lease tried again; anything else, including unknown provider state, stays fail-closed.
+     */
     private WriterLease acquireLease(Target target) {
-        String alias = target.workdir().alias().value();
+        int slot = target.workdir().slot();
         try {
-            return leases.get().acquireForMutation(target.workdir().slot());
+            return leases.get().acquireForMutation(slot);
         } catch (ServerFsException e) {
-            String message = switch (e.code()) {
-                case WORKDIR_BUSY -> alias + " has an active Agent writer";
-                case WORKDIR_RECOVERY_REQUIRED ->
-                    alias + " needs Agent recovery before it can be changed (a recovery guard is present)";
-                default -> "shared Agent lease for " + alias + " is unavailable";
-            };
-            ErrorCode code = e.code() == ErrorCode.WORKDIR_BUSY || e.code() == ErrorCode.WORKDIR_RECOVERY_REQUIRED
-                    ? e.code()
-                    : ErrorCode.AGENT_LOCK_UNAVAILABLE;
-            throw new ServerFsException(code, target.label() + " — " + message);
+            if (e.code() != ErrorCode.WORKDIR_RECOVERY_REQUIRED || !reconciled(slot)) {
+                throw translated(target, e);
+            }
         }
+        try {
+            return leases.get().acquireForMutation(slot);
+        } catch (ServerFsException e) {
+            throw translated(target, e);
+        }
+    }
+
+    private boolean reconciled(int slot) {
+        try {
+            return recovery.reconcileSlot(slot);
+        } catch (ServerFsException e) {
+            // busy or unreadable while reconciling: the slot stays fail-closed
+            return false;
+        }
+    }
+
+    /** The lease's own codes, with the reference's per-workdir messages (§2.8). */
+    private static ServerFsException translated(Target target, ServerFsException e) {
+        String alias = target.workdir().alias().value();
+        String message = switch (e.code()) {
+            case WORKDIR_BUSY -> alias + " has an active Agent writer";
+            case WORKDIR_RECOVERY_REQUIRED ->
+                alias + " needs Agent recovery before it can be changed (a recovery guard is present)";
+            default -> "shared Agent lease for " + alias + " is unavailable";
+        };
+        ErrorCode code = e.code() == ErrorCode.WORKDIR_BUSY || e.code() == ErrorCode.WORKDIR_RECOVERY_REQUIRED
+                ? e.code()
+                : ErrorCode.AGENT_LOCK_UNAVAILABLE;
+        return new ServerFsException(code, target.label() + " — " + message);
     }
 }

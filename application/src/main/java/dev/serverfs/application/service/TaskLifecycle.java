@@ -80,7 +80,7 @@ import java.util.function.UnaryOperator;
  * placement, retention GC and reconciliation. The writer lease is released only by the runner's cleanup, after
  * the runtime returned; the recovery guard is removed only with proof that the provider stopped.
  */
-public final class TaskLifecycle {
+public final class TaskLifecycle implements SlotRecovery {
     private static final Set<String> NATIVE_RUNTIMES = Set.of("codex", "claude");
 
     /** Service settings: limits frozen into manifests, the provider-cancel bound (10 s), the version string. */
@@ -364,8 +364,8 @@ public final class TaskLifecycle {
     // ---------------------------------------------------------------------------------------------- runner
 
     private void runTask(LiveRun run, TurnRequest turn) {
-        run.thread = Thread.currentThread();
-        boolean providerReturned = false;
+        // Until the turn starts no provider runs: an early return is itself proof of stop.
+        boolean providerStopped = true;
         try {
             if (run.cancelRequested.get()) {
                 return;
@@ -383,9 +383,11 @@ public final class TaskLifecycle {
                 return;
             }
             TurnOutcome outcome;
+            providerStopped = false;
+            enterTurn(run);
             try {
                 outcome = run.runtime.runTurn(turn, new Context(run));
-                providerReturned = true;
+                providerStopped = true;
             } catch (ServerFsException e) {
                 providerFailed(run, e.code(), e.getMessage());
                 return;
@@ -393,16 +395,38 @@ public final class TaskLifecycle {
                 providerFailed(run, ErrorCode.AGENT_PROVIDER_ERROR, "the provider failed");
                 return;
             } finally {
-                // The interrupt only served to stop the turn; the bookkeeping after it (spool, guard files) must
-                // not fail with ClosedByInterruptException.
-                Thread.interrupted();
+                leaveTurn(run);
             }
             recordNativeIds(run, outcome.nativeIds());
             complete(run, outcome.finalResponse());
         } catch (RuntimeException e) {
             providerFailed(run, ErrorCode.AGENT_PROVIDER_ERROR, "the task failed");
         } finally {
-            cleanup(run, providerReturned);
+            cleanup(run, providerStopped);
+        }
+    }
+
+    /**
+     * The runner enters the provider turn: from here a stop interrupts it (AgentRuntime: an interrupt asks the turn
+     * to stop). A stop requested just before is delivered at once.
+     */
+    private static void enterTurn(LiveRun run) {
+        synchronized (run) {
+            run.turnThread = Thread.currentThread();
+            if (run.stopRequested) {
+                run.turnThread.interrupt();
+            }
+        }
+    }
+
+    /**
+     * The turn is over: later stops no longer interrupt the runner, and a pending interrupt is cleared, so the
+     * bookkeeping after it (spool, guard files) never fails with ClosedByInterruptException.
+     */
+    private static void leaveTurn(LiveRun run) {
+        synchronized (run) {
+            run.turnThread = null;
+            Thread.interrupted();
         }
     }
 
@@ -472,8 +496,8 @@ public final class TaskLifecycle {
                 JsonValue.object().put("error_code", code.wire()).build()));
     }
 
-    private void cleanup(LiveRun run, boolean providerReturned) {
-        Thread.interrupted(); // see runTask: cleanup I/O must not be aborted by a late stop interrupt
+    private void cleanup(LiveRun run, boolean providerStopped) {
+        Thread.interrupted(); // cleanup I/O must not be aborted by a stray interrupt (e.g. executor shutdownNow)
         Pending pending = run.pending;
         if (pending != null) {
             cancelTimer(pending.timer);
@@ -486,8 +510,9 @@ public final class TaskLifecycle {
                 providerFailed(run, ErrorCode.AGENT_PROVIDER_ERROR, "the task ended without a result");
             }
             if (run.lease != null) {
-                // v0.7.3 §6: the guard goes only after a clean provider return or a proven stop.
-                ProviderState state = providerReturned
+                // v0.7.3 §6: the guard goes only after a clean provider return (the runtime returns only once its
+                // provider is gone) or a proven stop.
+                ProviderState state = providerStopped
                         ? ProviderState.STOPPED
                         : provenState(Optional.ofNullable(task), Optional.ofNullable(run.guard));
                 if (RecoveryPolicy.mayRemoveGuard(state)) {
@@ -577,14 +602,19 @@ public final class TaskLifecycle {
         }
     }
 
-    /** First stop only: provider cancel bounded by the settings (10 s), then the runner is interrupted. */
+    /**
+     * First stop only: provider cancel bounded by the settings (10 s), then the runner's turn is interrupted (only
+     * while it is inside {@link AgentRuntime#runTurn}; a turn that starts later is interrupted as it starts).
+     */
     private void stopProvider(LiveRun run) {
         if (run.providerCancelAttempted.compareAndSet(false, true)) {
             boundedProviderCancel(run);
         }
-        Thread thread = run.thread;
-        if (thread != null) {
-            thread.interrupt();
+        synchronized (run) {
+            run.stopRequested = true;
+            if (run.turnThread != null) {
+                run.turnThread.interrupt();
+            }
         }
     }
 
@@ -658,11 +688,13 @@ public final class TaskLifecycle {
                 taskId,
                 EventType.APPROVAL_RESOLVED,
                 JsonValue.object().put("decision", resolution.decision().wire()).build());
-        pending.waiter.complete(resolution);
         if (resolution.decision() == ApprovalDecision.CANCEL_TASK) {
-            // v0.7.3 §14.4: the same terminal-first path as cancel_agent_task.
+            // v0.7.3 §14.4: the same terminal-first path as cancel_agent_task. The task is terminal before the
+            // turn could go on (the waiter fails with AGENT_TASK_TERMINAL): a provider that finished the turn on
+            // the decision could otherwise make the task succeeded before this RPC returns.
             cancel(taskId);
         }
+        pending.waiter.complete(resolution); // no-op after cancel
         return new InteractionAck(taskId, requestId, task.correlationId());
     }
 
@@ -836,8 +868,10 @@ public final class TaskLifecycle {
     /**
      * Lazy reconciliation of one slot's guard (v0.7.2/v0.7.3): removes it only with proof the provider stopped,
      * first interrupting its still non-terminal task with {@code AGENT_PROVIDER_INACTIVE}. Returns true when the
-     * slot has no guard afterwards. Busy slots ({@code WORKDIR_BUSY}) are left alone.
+     * slot has no guard afterwards. A guard of a task whose runner still runs is left alone; a busy slot throws
+     * {@code WORKDIR_BUSY}.
      */
+    @Override
     public boolean reconcileSlot(int slot) {
         Optional<RecoveryGuard> guard = leases.readGuard(slot);
         if (guard.isEmpty()) {
@@ -1017,7 +1051,11 @@ public final class TaskLifecycle {
         final AtomicBoolean cancelRequested = new AtomicBoolean();
         final AtomicBoolean providerCancelAttempted = new AtomicBoolean();
         final CountDownLatch drained = new CountDownLatch(1);
-        volatile Thread thread;
+        /** The runner while it is inside the provider turn; guarded by this run's monitor. */
+        Thread turnThread;
+        /** A stop was requested; guarded by this run's monitor. */
+        boolean stopRequested;
+
         volatile Pending pending;
         volatile Timers.Timer deadlineTimer;
         volatile RecoveryGuard guard;

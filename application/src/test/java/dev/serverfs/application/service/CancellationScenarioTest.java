@@ -136,6 +136,31 @@ class CancellationScenarioTest {
     }
 
     @Test
+    void approval_cancel_task_is_terminal_before_the_turn_could_finish_on_the_decision() throws Exception {
+        java.util.concurrent.CompletableFuture<Object> seen = new java.util.concurrent.CompletableFuture<>();
+        h.fake.turn = (r, c) -> {
+            try {
+                seen.complete(c.requestApproval(InteractionScenarioTest.approval()));
+            } catch (dev.serverfs.domain.error.ServerFsException e) {
+                seen.complete(e.code());
+                throw e;
+            }
+            // a provider that ends its turn at once on any decision
+            return new TurnOutcome("finished on the decision", NativeIds.NONE);
+        };
+        Task t = h.submitted("approval:x", Optional.empty());
+        Task waiting = h.awaitTask(t.id(), x -> x.status().isWaiting());
+        h.approvals.respond(
+                t.id(),
+                waiting.pendingRequestId().orElseThrow(),
+                new ApprovalResolution(ApprovalDecision.CANCEL_TASK, Optional.empty()));
+        assertEquals(ErrorCode.AGENT_TASK_TERMINAL, seen.get(), "the turn never got a decision to finish on");
+        h.awaitDrained(t.id());
+        assertEquals(TaskStatus.CANCELLED, h.task(t.id()).status());
+        assertFalse(h.eventTypes(t.id()).contains("task.completed"));
+    }
+
+    @Test
     void cancelling_a_waiting_task_stales_its_request_and_repeats_safely() throws Exception {
         h.fake.turn = (r, c) -> {
             c.requestApproval(InteractionScenarioTest.approval());

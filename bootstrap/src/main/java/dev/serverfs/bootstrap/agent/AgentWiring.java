@@ -22,6 +22,7 @@ import dev.serverfs.application.port.in.SendAgentMessageUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.application.service.GuardedSubmitAgentTaskService;
+import dev.serverfs.application.service.SlotRecovery;
 import dev.serverfs.bootstrap.ServerFsMain;
 import dev.serverfs.bootstrap.ServerFsVersion;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
@@ -119,6 +120,14 @@ public final class AgentWiring implements AutoCloseable {
     /** The embedded Agent service, when it runs in this process (e.g. lazy guard reconciliation). */
     public Optional<EmbeddedAgent> embedded() {
         return embedded;
+    }
+
+    /**
+     * The lazy guard reconciliation MCP mutations use (v0.7.2): the embedded Agent service's, or {@link
+     * SlotRecovery#NONE} when the Agent service runs elsewhere (its Bridge reconciles on its own) or not at all.
+     */
+    public SlotRecovery slotRecovery() {
+        return embedded.<SlotRecovery>map(e -> e::reconcileSlot).orElse(SlotRecovery.NONE);
     }
 
     /** Interrupts live tasks ({@code BRIDGE_SHUTDOWN}), stops the timers and closes the store. */

@@ -39,6 +39,7 @@ import dev.serverfs.application.service.MutationGate;
 import dev.serverfs.application.service.ReadResourceService;
 import dev.serverfs.application.service.ReadTextFileService;
 import dev.serverfs.application.service.SearchTextService;
+import dev.serverfs.application.service.SlotRecovery;
 import dev.serverfs.application.service.StatFileService;
 import dev.serverfs.application.service.UploadBinaryFileService;
 import dev.serverfs.bootstrap.ServerFsVersion;
@@ -96,7 +97,12 @@ public final class ServeWiring implements AutoCloseable {
             AuditLog audit = new Slf4jAuditLog();
             agent = AgentWiring.start(config, fileSystem);
             List<McpTool> tools = new ArrayList<>(tools(
-                    config, fileSystem, fileSystem, writerLeases(config), fileIngress.map(FileIngress.class::cast)));
+                    config,
+                    fileSystem,
+                    fileSystem,
+                    writerLeases(config),
+                    agent.slotRecovery(),
+                    fileIngress.map(FileIngress.class::cast)));
             tools.addAll(agent.tools());
             McpServer server = McpServer.start(
                     settings(config), audit, tools, new ReadResourceService(config.workdirs(), fileSystem));
@@ -175,17 +181,23 @@ public final class ServeWiring implements AutoCloseable {
                 : Optional.empty();
     }
 
-    /** Every tool, of every surface, in {@code tools/list} order: add new tools here (the server filters by surface). */
+    /**
+     * Every tool, of every surface, in {@code tools/list} order: add new tools here (the server filters by surface).
+     * {@code recovery} is the lazy guard reconciliation of the embedded Agent service ({@link SlotRecovery#NONE}
+     * otherwise).
+     */
     static List<McpTool> tools(
             ServerFsConfig config,
             WorkdirFileSystem fs,
             WorkdirMutations mutations,
             Optional<WriterLeases> leases,
+            SlotRecovery recovery,
             Optional<FileIngress> ingress) {
         Workdirs workdirs = config.workdirs();
         ServerLimits limits = config.limits();
-        // One gate per process: its mutation lock is the process-wide lock of reference §2.8.
-        MutationGate gate = new MutationGate(workdirs, leases);
+        // One gate per process: its mutation lock is the process-wide lock of reference §2.8. A guard it meets is
+        // reconciled lazily by the embedded Agent service, if this process hosts it.
+        MutationGate gate = new MutationGate(workdirs, leases, recovery);
         return List.of(
                 new ListWorkdirsTool(new ListWorkdirsService(workdirs)),
                 new ListDirectoryTool(new ListDirectoryService(workdirs, limits, fs)),

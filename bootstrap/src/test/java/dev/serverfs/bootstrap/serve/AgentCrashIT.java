@@ -21,14 +21,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code kill -9} of {@code serverfs serve} during a workspace-write task (v0.7.3 §10 Phase A): after a restart the
  * slot stays fail-closed ({@code WORKDIR_RECOVERY_REQUIRED}) while the orphaned provider lives; once it is killed
- * by the pid recorded in the guard, its death is proven and the slot is usable again. No task row is lost.
+ * by the pid recorded in the guard, its death is proven and the next mutation (or submit) reconciles the guard
+ * lazily and the slot is usable again. No task row is lost.
  */
 class AgentCrashIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Test
-    void a_killed_serve_leaves_the_slot_fail_closed_until_the_orphaned_provider_is_proven_dead(@TempDir Path dir)
-            throws Exception {
+    void
+            a_killed_serve_leaves_the_slot_fail_closed_until_the_orphaned_provider_is_proven_dead_then_a_mutation_clears_it(
+                    @TempDir Path dir) throws Exception {
         Path proj = Files.createDirectories(dir.resolve("proj"));
         Path state = dir.resolve("state");
         Path locks = dir.resolve("locks");
@@ -59,6 +61,23 @@ class AgentCrashIT {
                 assertEquals(taskId, guard.taskId().value());
                 orphan = ProcessHandle.of(guard.provider().get().pid());
                 assertTrue(orphan.isPresent() && orphan.get().isAlive(), "the provider child runs");
+                // The child has read its prompt once it reported turn.started; killed earlier it would see its
+                // stdin end instead of a prompt and exit, which is a proven stop, not the orphan this test needs.
+                await(() -> {
+                    try {
+                        JsonNode events = mcp.call("read_agent_task_events", Map.of("task_id", taskId))
+                                .ok()
+                                .get("events");
+                        for (JsonNode e : events) {
+                            if (e.get("event_type").asText().equals("turn.started")) {
+                                return Optional.of(true);
+                            }
+                        }
+                        return Optional.empty();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
                 first.kill();
             }
             assertTrue(orphan.get().isAlive(), "the provider outlives the killed serve");
@@ -85,6 +104,13 @@ class AgentCrashIT {
 
                 orphan.get().destroyForcibly();
                 orphan.get().onExit().get();
+                // v0.7.2 lazy reconciliation from the mutation path: the proven death clears the guard, no submit.
+                assertTrue(
+                        mcp.call("create_text_file", Map.of("workdir", "proj", "path", "new.txt", "content", "x"))
+                                        .error()
+                                == null,
+                        "the mutation reconciles the guard and succeeds");
+                assertTrue(leases.readGuard(1).isEmpty(), "the guard is gone");
                 String next = AgentServeIT.created(
                         mcp.call("submit_agent_task", AgentServeIT.submit("proj", "fake", "complete:after")));
                 await(() -> {

@@ -315,10 +315,10 @@ class AgentServeIT {
                 mcp.call("answer_agent_question", Map.of("task_id", id, "request_id", request, "answers", answers))
                         .code());
         awaitLeaseReleased();
-        // the slot is free again: the next workspace-write task starts. The guard of the interrupted turn is
-        // cleared once its provider's stop is proven (reference §6.2), which submit reconciles lazily: retry while
-        // that proof is still on its way, within a deadline.
-        String next = submitOnceRecovered(submit("proj", "fake", "complete:after"));
+        // v0.7.3 §5 step 8: cleanup decided on the guard only after it saw the provider exit, so the guard is gone
+        // by the time the lease is released, with no submit or mutation needed to reconcile it.
+        assertFalse(Files.exists(lockDir.resolve("active").resolve("01")), "the guard is gone with the lease");
+        String next = created(mcp.call("submit_agent_task", submit("proj", "fake", "complete:after")));
         awaitTask(next, t -> t.get("status").asText().equals("succeeded"));
     }
 
@@ -567,18 +567,6 @@ class AgentServeIT {
                 throw new AssertionError(result.error());
             }
             LockSupport.parkNanos(20_000_000);
-        }
-    }
-
-    private String submitOnceRecovered(Map<String, Object> args) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            ToolCall call = mcp.call("submit_agent_task", args);
-            boolean recovering = call.error() != null && call.error().startsWith("WORKDIR_RECOVERY_REQUIRED:");
-            if (!recovering || System.nanoTime() > deadline) {
-                return created(call);
-            }
-            LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
         }
     }
 

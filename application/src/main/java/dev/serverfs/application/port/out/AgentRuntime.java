@@ -23,7 +23,9 @@ public interface AgentRuntime {
 
     /**
      * Runs one turn and blocks until it ends, reporting progress through {@code context}. Returns the final
-     * response, or throws. An interrupt of the calling thread asks the turn to stop.
+     * response, or throws. An interrupt of the calling thread asks the turn to stop. Returns or throws only after
+     * the turn's provider process exited or a bounded stop gave up on it (v0.7.3 §6): the lifecycle decides on the
+     * recovery guard right after, treating a normal return as proof of stop and otherwise asking {@link #reconcile}.
      */
     TurnOutcome runTurn(TurnRequest request, RunContext context);
 
