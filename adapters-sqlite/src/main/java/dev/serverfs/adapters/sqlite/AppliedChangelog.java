@@ -10,28 +10,30 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Decides, without Liquibase, whether every changeset of the changelog is already recorded as run in {@code
  * DATABASECHANGELOG}: then start-up skips Liquibase, whose service discovery and changelog parsing cost seconds on
- * a cold JVM. It only ever skips work, never applies anything. The changelog is read by a deliberately narrow line
- * reader of the YAML layout this project uses (a master of {@code include}s, files of block-style {@code
- * changeSet}s); anything else it meets (another format, {@code includeAll}, a flow-style or {@code runAlways} /
- * {@code runOnChange} changeset, an unknown key) makes it answer "not known", and Liquibase runs as before.
+ * a cold JVM. It only ever skips work, never applies anything. The changelog is read with SnakeYAML (the parser
+ * Liquibase itself uses) in the one layout this project uses: a master of {@code include}s of YAML files of
+ * {@code changeSet}s. Anything else (another format, {@code includeAll}, a property, a {@code runAlways} / {@code
+ * runOnChange} changeset, a non-string id, a duplicate key) makes it answer "not known", and Liquibase runs.
  */
 final class AppliedChangelog {
 
     /** A changeset as Liquibase identifies it: id, author and the changelog file's path as recorded. */
     record ChangeSetId(String id, String author, String file) {}
 
-    private static final Pattern KEY_VALUE = Pattern.compile("^( *)(-\\s+)?([A-Za-z]+):\\s*(.*)$");
-    private static final Pattern CHANGE_SET = Pattern.compile("^ *- changeSet:\\s*$");
-    private static final Pattern PLAIN_VALUE = Pattern.compile("^[A-Za-z0-9._/-]+$");
+    private static final Set<String> INCLUDE_KEYS = Set.of("file", "relativeToChangelogFile");
 
     private AppliedChangelog() {}
 
@@ -41,155 +43,65 @@ final class AppliedChangelog {
         return declared.isPresent() && applied(connection).containsAll(declared.get());
     }
 
-    /** The changesets {@code master} declares, or empty when the reader is not sure it understood every line. */
+    /** The changesets {@code master} declares, or empty when the reader is not sure it understood all of it. */
     static Optional<Set<ChangeSetId>> declared(String master, Function<String, Optional<String>> resources) {
-        Optional<String> text = resources.apply(master);
-        if (text.isEmpty()) {
-            return Optional.empty();
-        }
         String directory = master.contains("/") ? master.substring(0, master.lastIndexOf('/') + 1) : "";
         Set<ChangeSetId> out = new LinkedHashSet<>();
-        String file = null;
-        boolean relative = false;
-        boolean inInclude = false;
-        for (String line : text.get().split("\n", -1)) {
-            if (ignorable(line)) {
-                continue;
-            }
-            Matcher m = KEY_VALUE.matcher(line.stripTrailing());
-            if (!m.matches()) {
-                return Optional.empty();
-            }
-            String key = m.group(3);
-            String value = m.group(4);
-            boolean item = m.group(2) != null;
-            if (key.equals("databaseChangeLog") && m.group(1).isEmpty() && !item && value.isEmpty()) {
-                continue;
-            }
-            if (key.equals("include") && item && value.isEmpty()) {
-                if (inInclude && !addFile(out, directory, file, relative, resources)) {
+        try {
+            for (Object entry : entries(resources.apply(master))) {
+                Map<?, ?> include = single(entry, "include");
+                boolean relative = Boolean.TRUE.equals(include.get("relativeToChangelogFile"));
+                if (!(include.get("file") instanceof String file)
+                        || !(file.endsWith(".yaml") || file.endsWith(".yml"))
+                        || !INCLUDE_KEYS.containsAll(include.keySet())) {
                     return Optional.empty();
                 }
-                inInclude = true;
-                file = null;
-                relative = false;
-            } else if (key.equals("file")
-                    && inInclude
-                    && !item
-                    && file == null
-                    && PLAIN_VALUE.matcher(value).matches()) {
-                file = value;
-            } else if (key.equals("relativeToChangelogFile") && inInclude && !item) {
-                if (!value.equals("true") && !value.equals("false")) {
-                    return Optional.empty();
+                String path = relative ? directory + file : file;
+                for (Object item : entries(resources.apply(path))) {
+                    Map<?, ?> changeSet = single(item, "changeSet");
+                    if (!(changeSet.get("id") instanceof String id)
+                            || !(changeSet.get("author") instanceof String author)
+                            || changeSet.containsKey("runAlways")
+                            || changeSet.containsKey("runOnChange")
+                            || !out.add(new ChangeSetId(id, author, path))) {
+                        return Optional.empty();
+                    }
                 }
-                relative = value.equals("true");
-            } else {
-                return Optional.empty();
             }
-        }
-        if (!inInclude || !addFile(out, directory, file, relative, resources)) {
+        } catch (NotKnown | YAMLException e) {
             return Optional.empty();
         }
         return out.isEmpty() ? Optional.empty() : Optional.of(out);
     }
 
-    private static boolean addFile(
-            Set<ChangeSetId> out,
-            String directory,
-            String file,
-            boolean relative,
-            Function<String, Optional<String>> resources) {
-        if (file == null || !(file.endsWith(".yaml") || file.endsWith(".yml"))) {
-            return false;
+    /** The list under {@code databaseChangeLog} of one changelog file. */
+    private static List<?> entries(Optional<String> text) {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        Object root = new Yaml(new SafeConstructor(options)).load(text.orElseThrow(NotKnown::new));
+        if (root instanceof Map<?, ?> map
+                && map.size() == 1
+                && map.get("databaseChangeLog") instanceof List<?> entries) {
+            return entries;
         }
-        String path = relative ? directory + file : file;
-        Optional<String> text = resources.apply(path);
-        if (text.isEmpty()) {
-            return false;
-        }
-        Optional<Set<ChangeSetId>> changeSets = changeSets(path, text.get());
-        changeSets.ifPresent(out::addAll);
-        return changeSets.isPresent();
+        throw new NotKnown();
     }
 
-    /** The changesets of one changelog file: each {@code - changeSet:} block with exactly one id and author. */
-    static Optional<Set<ChangeSetId>> changeSets(String path, String text) {
-        Set<ChangeSetId> out = new LinkedHashSet<>();
-        int keyIndent = -1;
-        String id = null;
-        String author = null;
-        boolean sawChangeLog = false;
-        for (String line : text.split("\n", -1)) {
-            if (ignorable(line)) {
-                continue;
-            }
-            String trimmed = line.stripTrailing();
-            if (trimmed.equals("databaseChangeLog:")) {
-                if (sawChangeLog) {
-                    return Optional.empty();
-                }
-                sawChangeLog = true;
-                continue;
-            }
-            if (trimmed.contains("changeSet")) {
-                if (!CHANGE_SET.matcher(trimmed).matches() || !sawChangeLog) {
-                    return Optional.empty();
-                }
-                if (keyIndent >= 0 && !add(out, id, author, path)) {
-                    return Optional.empty();
-                }
-                keyIndent = trimmed.indexOf("changeSet") + 2;
-                id = null;
-                author = null;
-                continue;
-            }
-            if (keyIndent < 0) {
-                return Optional.empty();
-            }
-            int indent = line.length() - line.stripLeading().length();
-            if (indent < keyIndent) {
-                return Optional.empty();
-            }
-            if (indent > keyIndent) {
-                continue;
-            }
-            Matcher m = KEY_VALUE.matcher(trimmed);
-            if (!m.matches() || m.group(2) != null) {
-                return Optional.empty();
-            }
-            String key = m.group(3);
-            String value = unquote(m.group(4));
-            switch (key) {
-                case "id" -> {
-                    if (id != null || value == null) {
-                        return Optional.empty();
-                    }
-                    id = value;
-                }
-                case "author" -> {
-                    if (author != null || value == null) {
-                        return Optional.empty();
-                    }
-                    author = value;
-                }
-                // Changesets Liquibase runs again although recorded: this reader cannot judge them.
-                case "runAlways", "runOnChange" -> {
-                    return Optional.empty();
-                }
-                default -> {
-                    // Other attributes (preConditions, changes, comment, ...) do not change what is recorded.
-                }
-            }
+    /** The map under {@code key} of a one-key list entry ({@code - include: ...}, {@code - changeSet: ...}). */
+    private static Map<?, ?> single(Object entry, String key) {
+        if (entry instanceof Map<?, ?> map && map.size() == 1 && map.get(key) instanceof Map<?, ?> value) {
+            return value;
         }
-        if (keyIndent < 0 || !add(out, id, author, path)) {
-            return Optional.empty();
-        }
-        return Optional.of(out);
+        throw new NotKnown();
     }
 
-    private static boolean add(Set<ChangeSetId> out, String id, String author, String path) {
-        return id != null && author != null && out.add(new ChangeSetId(id, author, path));
+    /** The changelog is not in the shape this reader understands. */
+    private static final class NotKnown extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NotKnown() {
+            super(null, null, false, false);
+        }
     }
 
     /** The changesets recorded as run ({@code EXECUTED}, {@code MARK_RAN}, {@code RERAN}); empty for a new file. */
@@ -210,20 +122,6 @@ final class AppliedChangelog {
             }
         }
         return out;
-    }
-
-    private static boolean ignorable(String line) {
-        String stripped = line.strip();
-        return stripped.isEmpty() || stripped.startsWith("#");
-    }
-
-    /** A plain or simply quoted scalar; null for anything fancier (flow collections, escapes, comments). */
-    private static String unquote(String value) {
-        String v = value.strip();
-        if (v.length() >= 2 && ((v.startsWith("'") && v.endsWith("'")) || (v.startsWith("\"") && v.endsWith("\"")))) {
-            v = v.substring(1, v.length() - 1);
-        }
-        return PLAIN_VALUE.matcher(v).matches() ? v : null;
     }
 
     /** A classpath resource as UTF-8 text; empty when absent. */

@@ -89,7 +89,7 @@ class AppliedChangelogTest {
                         "db/one.yaml",
                         ONE,
                         "db/two.yaml",
-                        "databaseChangeLog:\n  - changeSet: {id: b-1, author: x}\n"),
+                        "databaseChangeLog:\n  - changeSet: {id: 7, author: x}\n"),
                 Map.of(
                         "db/master.yaml",
                         MASTER,
@@ -98,7 +98,8 @@ class AppliedChangelogTest {
                         "db/two.yaml",
                         TWO.replace("  author: someone\n", "")),
                 Map.of("db/master.yaml", MASTER, "db/one.yaml", ONE, "db/two.yaml", TWO + "      id: b-2\n"),
-                Map.of("db/master.yaml", MASTER, "db/one.yaml", ONE, "db/two.yaml", TWO.replace("b-1", "b 1 # odd")),
+                Map.of("db/master.yaml", MASTER, "db/one.yaml", ONE, "db/two.yaml", TWO + "  - changeSet:\n"),
+                Map.of("db/master.yaml", MASTER, "db/one.yaml", ONE, "db/two.yaml", "databaseChangeLog: [\n"),
                 Map.of(
                         "db/master.yaml",
                         MASTER + "  - property:\n      name: x\n",
