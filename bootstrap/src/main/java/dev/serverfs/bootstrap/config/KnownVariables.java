@@ -46,6 +46,8 @@ public final class KnownVariables {
             "SERVERFS_AGENT_RUNTIMES",
             "SERVERFS_AGENT_EMBEDDED",
             "SERVERFS_AGENT_ENABLE_FAKE_RUNTIME",
+            // the launcher ./serverfs (never read by the JVM)
+            "SERVERFS_AOT_CACHE",
             // §9.3 Bridge
             "SERVERFS_UID",
             "SERVERFS_GID",
