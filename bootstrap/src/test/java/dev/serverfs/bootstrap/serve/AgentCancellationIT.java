@@ -10,15 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
 import dev.serverfs.bootstrap.serve.McpTestClient.ToolCall;
-import dev.serverfs.domain.error.ErrorCode;
-import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.ProviderState;
-import dev.serverfs.domain.task.RecoveryGuard;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,9 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Predicate;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AgentCancellationIT {
-    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = AgentProbe.WAIT;
     /** v0.7.3 §6.2/§14.3: provider cancellation is internally bounded to 10 s. */
     private static final Duration PROVIDER_CANCEL_BOUND = Duration.ofSeconds(10);
 
@@ -55,6 +48,7 @@ class AgentCancellationIT {
     private FlockWriterLeases leases;
     private ServeProcess serve;
     private McpTestClient mcp;
+    private AgentProbe probe;
     private final List<ProviderProcess> providers = new ArrayList<>();
     private final List<String> started = new ArrayList<>();
 
@@ -79,6 +73,7 @@ class AgentCancellationIT {
         env.put("WORKDIR_01_AGENT_RUNTIMES", "fake");
         serve = ServeProcess.start(env);
         mcp = new McpTestClient(serve.awaitUrl(WAIT));
+        probe = new AgentProbe(mcp, lockDir);
     }
 
     @AfterEach
@@ -91,7 +86,7 @@ class AgentCancellationIT {
             mcp.call("cancel_agent_task", Map.of("task_id", id));
         }
         started.clear();
-        awaitLeaseReleased();
+        probe.awaitLeaseReleased(1);
     }
 
     @AfterAll
@@ -108,12 +103,12 @@ class AgentCancellationIT {
             throws Exception {
         String id = submitted("hold:wait:");
         ProviderProcess provider = awaitProvider(id);
-        awaitTask(id, t -> status(t).equals("running"));
+        probe.awaitTask(id, t -> status(t).equals("running"));
 
         assertEquals(
                 "cancelled",
                 status(mcp.call("cancel_agent_task", Map.of("task_id", id)).ok()));
-        assertEquals("cancelled", status(getTask(id)), "the public read agrees with the cancel RPC at once");
+        assertEquals("cancelled", status(probe.task(id)), "the public read agrees with the cancel RPC at once");
         assertEquals(
                 "WORKDIR_BUSY",
                 create("held.txt").code(),
@@ -122,11 +117,11 @@ class AgentCancellationIT {
         assertEquals(ProviderState.ACTIVE, leases.providerState(provider), "the provider's cleanup is held");
 
         kill(provider);
-        awaitLeaseReleased();
+        probe.awaitLeaseReleased(1);
         assertTrue(leases.readGuard(1).isEmpty(), "the observed exit is proof: guard gone, no submit needed");
         assertNull(create("held.txt").error(), "the mutation goes through");
-        assertEquals("cancelled", status(getTask(id)));
-        assertTrue(eventTypes(id).contains("task.cancelled"));
+        assertEquals("cancelled", status(probe.task(id)));
+        assertTrue(probe.eventTypes(id).contains("task.cancelled"));
     }
 
     // --------------------------------------------------------------------------------------------- §14.2
@@ -136,17 +131,17 @@ class AgentCancellationIT {
             throws Exception {
         String id = submitted("result-on-cancel:wait:");
         awaitProvider(id);
-        awaitTask(id, t -> status(t).equals("running"));
+        probe.awaitTask(id, t -> status(t).equals("running"));
 
         assertEquals(
                 "cancelled",
                 status(mcp.call("cancel_agent_task", Map.of("task_id", id)).ok()));
-        awaitLeaseReleased();
+        probe.awaitLeaseReleased(1);
         assertTrue(leases.readGuard(1).isEmpty(), "the provider's stop was recorded");
-        JsonNode task = getTask(id);
+        JsonNode task = probe.task(id);
         assertEquals("cancelled", status(task), "a late normal result does not make it succeeded");
         assertTrue(task.get("final_response").isNull(), task.toString());
-        List<String> events = eventTypes(id);
+        List<String> events = probe.eventTypes(id);
         assertTrue(events.contains("task.cancelled"), events.toString());
         assertFalse(events.contains("task.completed"), events.toString());
         assertNull(create("after-result.txt").error());
@@ -159,13 +154,13 @@ class AgentCancellationIT {
             throws Exception {
         String id = submitted("stall-cancel:wait:");
         ProviderProcess provider = awaitProvider(id);
-        awaitTask(id, t -> status(t).equals("running"));
+        probe.awaitTask(id, t -> status(t).equals("running"));
 
         McpTestClient other = new McpTestClient(serve.awaitUrl(WAIT));
         try (ExecutorService caller = Executors.newSingleThreadExecutor()) {
             long begin = System.nanoTime();
             Future<ToolCall> cancel = caller.submit(() -> other.call("cancel_agent_task", Map.of("task_id", id)));
-            awaitTask(id, t -> status(t).equals("cancelled"));
+            probe.awaitTask(id, t -> status(t).equals("cancelled"));
             assertFalse(cancel.isDone(), "the runtime's cancel is still stalled");
             assertEquals("WORKDIR_BUSY", create("stalled.txt").code(), "no lease release while it stalls");
 
@@ -175,7 +170,7 @@ class AgentCancellationIT {
             assertTrue(took.compareTo(PROVIDER_CANCEL_BOUND.minusSeconds(1)) >= 0, "the stall was real: " + took);
             assertTrue(took.compareTo(PROVIDER_CANCEL_BOUND.plusSeconds(8)) < 0, "bounded: " + took);
         }
-        awaitLeaseReleased();
+        probe.awaitLeaseReleased(1);
         assertTrue(leases.readGuard(1).isEmpty(), "after the bound the interrupt stopped the provider: proof");
         assertEquals(ProviderState.STOPPED, leases.providerState(provider));
         assertNull(create("stalled.txt").error());
@@ -188,7 +183,7 @@ class AgentCancellationIT {
             throws Exception {
         String id = submitted("approval:make test");
         awaitProvider(id);
-        String request = awaitTask(id, t -> status(t).equals("waiting_for_approval"))
+        String request = probe.awaitTask(id, t -> status(t).equals("waiting_for_approval"))
                 .get("pending_request")
                 .get("request_id")
                 .asText();
@@ -199,11 +194,11 @@ class AgentCancellationIT {
                 .ok()
                 .get("resolved")
                 .asBoolean());
-        assertEquals("cancelled", status(getTask(id)), "observably cancelled when the approval RPC returns");
+        assertEquals("cancelled", status(probe.task(id)), "observably cancelled when the approval RPC returns");
 
-        awaitLeaseReleased();
+        probe.awaitLeaseReleased(1);
         assertTrue(leases.readGuard(1).isEmpty(), "same guard rule as cancel_agent_task: cleared on proven stop");
-        List<String> events = eventTypes(id);
+        List<String> events = probe.eventTypes(id);
         assertTrue(events.containsAll(List.of("approval.resolved", "task.cancelled")), events.toString());
         assertFalse(events.contains("task.completed"), events.toString());
         assertEquals(
@@ -220,12 +215,12 @@ class AgentCancellationIT {
             throws Exception {
         String id = submitted("unstoppable:question:which?");
         ProviderProcess provider = awaitProvider(id);
-        String request = awaitTask(id, t -> status(t).equals("waiting_for_question"))
+        String request = probe.awaitTask(id, t -> status(t).equals("waiting_for_question"))
                 .get("pending_request")
                 .get("request_id")
                 .asText();
 
-        JsonNode ended = awaitTask(id, t -> status(t).equals("interrupted"));
+        JsonNode ended = probe.awaitTask(id, t -> status(t).equals("interrupted"));
         assertEquals("AGENT_INTERACTION_TIMED_OUT", ended.get("error_code").asText());
         List<Map<String, Object>> answers = List.of(Map.of("question_id", "q1", "selected_option_ids", List.of("a")));
         assertEquals(
@@ -233,7 +228,7 @@ class AgentCancellationIT {
                 mcp.call("answer_agent_question", Map.of("task_id", id, "request_id", request, "answers", answers))
                         .code());
 
-        awaitLeaseReleased();
+        probe.awaitLeaseReleased(1);
         assertEquals(ProviderState.ACTIVE, leases.providerState(provider), "the runtime could not stop it");
         assertTrue(leases.readGuard(1).isPresent(), "no proof of stop: the guard stays");
         assertEquals(
@@ -245,7 +240,7 @@ class AgentCancellationIT {
         kill(provider);
         assertNull(create("late.txt").error(), "the next mutation reconciles lazily and succeeds");
         assertTrue(leases.readGuard(1).isEmpty());
-        JsonNode after = getTask(id);
+        JsonNode after = probe.task(id);
         assertEquals("interrupted", status(after));
         assertEquals("AGENT_INTERACTION_TIMED_OUT", after.get("error_code").asText());
     }
@@ -263,22 +258,13 @@ class AgentCancellationIT {
     }
 
     /** Waits until the task's guard records its provider child, which the clean-up will kill if still running. */
-    private ProviderProcess awaitProvider(String id) {
-        Instant deadline = Instant.now().plus(WAIT);
-        while (true) {
-            Optional<RecoveryGuard> guard = leases.readGuard(1);
-            if (guard.isPresent()
-                    && guard.get().taskId().value().equals(id)
-                    && guard.get().provider().isPresent()) {
-                ProviderProcess provider = guard.get().provider().get();
-                providers.add(provider);
-                return provider;
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("the guard never recorded the provider of " + id);
-            }
-            LockSupport.parkNanos(20_000_000);
-        }
+    private ProviderProcess awaitProvider(String id) throws Exception {
+        ProviderProcess provider = probe.awaitGuard(
+                        1, g -> g.taskId().value().equals(id) && g.provider().isPresent())
+                .provider()
+                .orElseThrow();
+        providers.add(provider);
+        return provider;
     }
 
     /** SIGKILL, only if the pid still belongs to the recorded process (same start time), and waits for its exit. */
@@ -291,48 +277,6 @@ class AgentCancellationIT {
             handle.get().destroyForcibly();
             handle.get().onExit().get(WAIT.toSeconds(), TimeUnit.SECONDS);
         }
-    }
-
-    /** Waits until serve released slot 1's writer lease (this process can take the flock for a moment). */
-    private void awaitLeaseReleased() {
-        Instant deadline = Instant.now().plus(WAIT);
-        while (true) {
-            try (var lease = leases.acquire(1)) {
-                return;
-            } catch (ServerFsException e) {
-                if (e.code() != ErrorCode.WORKDIR_BUSY || Instant.now().isAfter(deadline)) {
-                    throw e;
-                }
-            }
-            LockSupport.parkNanos(20_000_000);
-        }
-    }
-
-    private JsonNode getTask(String id) throws Exception {
-        return mcp.call("get_agent_task", Map.of("task_id", id)).ok();
-    }
-
-    private JsonNode awaitTask(String id, Predicate<JsonNode> condition) throws Exception {
-        Instant deadline = Instant.now().plus(WAIT);
-        while (true) {
-            JsonNode task = getTask(id);
-            if (condition.test(task)) {
-                return task;
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("task did not reach the expected state: " + task);
-            }
-            LockSupport.parkNanos(20_000_000);
-        }
-    }
-
-    private List<String> eventTypes(String id) throws Exception {
-        JsonNode events = mcp.call("read_agent_task_events", Map.of("task_id", id, "limit", 500))
-                .ok()
-                .get("events");
-        return StreamSupport.stream(events.spliterator(), false)
-                .map(e -> e.get("event_type").asText())
-                .toList();
     }
 
     private static String status(JsonNode task) {

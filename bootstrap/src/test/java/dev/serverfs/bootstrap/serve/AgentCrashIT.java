@@ -10,11 +10,9 @@ import dev.serverfs.domain.task.RecoveryGuard;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * lazily and the slot is usable again. No task row is lost.
  */
 class AgentCrashIT {
-    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = AgentProbe.WAIT;
 
     @Test
     void
@@ -54,30 +52,18 @@ class AgentCrashIT {
             env.put("SERVERFS_PORT", Integer.toString(ServeProcess.freePort()));
             try (ServeProcess first = ServeProcess.start(env)) {
                 McpTestClient mcp = new McpTestClient(first.awaitUrl(WAIT));
+                AgentProbe probe = new AgentProbe(mcp, locks);
                 taskId = AgentServeIT.created(
                         mcp.call("submit_agent_task", AgentServeIT.submit("proj", "fake", "linger:")));
-                RecoveryGuard guard =
-                        await(() -> leases.readGuard(1).filter(g -> g.provider().isPresent()));
+                RecoveryGuard guard = probe.awaitGuard(1, g -> g.provider().isPresent());
                 assertEquals(taskId, guard.taskId().value());
                 orphan = ProcessHandle.of(guard.provider().get().pid());
                 assertTrue(orphan.isPresent() && orphan.get().isAlive(), "the provider child runs");
                 // The child has read its prompt once it reported turn.started; killed earlier it would see its
                 // stdin end instead of a prompt and exit, which is a proven stop, not the orphan this test needs.
-                await(() -> {
-                    try {
-                        JsonNode events = mcp.call("read_agent_task_events", Map.of("task_id", taskId))
-                                .ok()
-                                .get("events");
-                        for (JsonNode e : events) {
-                            if (e.get("event_type").asText().equals("turn.started")) {
-                                return Optional.of(true);
-                            }
-                        }
-                        return Optional.empty();
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
+                AgentProbe.await(
+                        "turn.started",
+                        () -> probe.eventTypes(taskId).contains("turn.started") ? Optional.of(true) : Optional.empty());
                 first.kill();
             }
             assertTrue(orphan.get().isAlive(), "the provider outlives the killed serve");
@@ -113,34 +99,13 @@ class AgentCrashIT {
                 assertTrue(leases.readGuard(1).isEmpty(), "the guard is gone");
                 String next = AgentServeIT.created(
                         mcp.call("submit_agent_task", AgentServeIT.submit("proj", "fake", "complete:after")));
-                await(() -> {
-                    try {
-                        JsonNode t = mcp.call("get_agent_task", Map.of("task_id", next))
-                                .ok();
-                        return t.get("status").asText().equals("succeeded") ? Optional.of(t) : Optional.empty();
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                await(() -> leases.readGuard(1).isEmpty() ? Optional.of(true) : Optional.empty());
+                AgentProbe probe = new AgentProbe(mcp, locks);
+                probe.awaitTask(next, t -> t.get("status").asText().equals("succeeded"));
+                probe.awaitNoGuard(1);
                 assertEquals(2, SqliteTaskStores.listReadOnly(state, true).size());
             }
         } finally {
             orphan.ifPresent(ProcessHandle::destroyForcibly);
-        }
-    }
-
-    private static <T> T await(java.util.function.Supplier<Optional<T>> probe) {
-        Instant deadline = Instant.now().plus(WAIT);
-        while (true) {
-            Optional<T> value = probe.get();
-            if (value.isPresent()) {
-                return value.get();
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("condition not met within " + WAIT);
-            }
-            LockSupport.parkNanos(20_000_000);
         }
     }
 }

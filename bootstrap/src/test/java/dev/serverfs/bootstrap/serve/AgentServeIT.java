@@ -5,11 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
 import dev.serverfs.bootstrap.serve.McpTestClient.ToolCall;
-import dev.serverfs.domain.error.ErrorCode;
-import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.RecoveryGuard;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,14 +23,12 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Predicate;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AgentServeIT {
-    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = AgentProbe.WAIT;
 
     private Path root;
     private Path stateDir;
@@ -57,6 +52,7 @@ class AgentServeIT {
     private int port;
     private ServeProcess serve;
     private McpTestClient mcp;
+    private AgentProbe probe;
 
     @BeforeAll
     void start(@TempDir Path dir) throws Exception {
@@ -70,6 +66,7 @@ class AgentServeIT {
         port = ServeProcess.freePort();
         serve = ServeProcess.start(env(port));
         mcp = new McpTestClient(serve.awaitUrl(WAIT));
+        probe = new AgentProbe(mcp, lockDir);
     }
 
     /** Long-running tasks a test started: cancelled after each test so a failure does not block the slot. */
@@ -81,7 +78,7 @@ class AgentServeIT {
             mcp.call("cancel_agent_task", Map.of("task_id", id));
         }
         cleanup.clear();
-        awaitLeaseReleased();
+        probe.awaitLeaseReleased(1);
     }
 
     @AfterAll
@@ -236,7 +233,7 @@ class AgentServeIT {
         String id = created.get("task_id").asText();
         assertTrue(id.matches("agt_[0-9a-f]{24}"), id);
         assertEquals("corr-1", created.get("correlation_id").asText());
-        JsonNode task = awaitTask(id, t -> t.get("status").asText().equals("succeeded"));
+        JsonNode task = probe.awaitTask(id, t -> t.get("status").asText().equals("succeeded"));
         assertEquals("all done", task.get("final_response").asText());
         assertEquals("src", task.get("relative_cwd").asText());
         assertEquals("inline", task.get("result").get("storage").asText());
@@ -266,21 +263,21 @@ class AgentServeIT {
                         .get("status")
                         .asText(),
                 "cancel of a finished task is repeat-safe");
-        awaitNoGuard(1);
+        probe.awaitNoGuard(1);
     }
 
     @Test
     void approval_round_trip_and_cancel_task_is_terminal_before_the_reply() throws Exception {
         String id = created(mcp.call("submit_agent_task", submit("proj", "fake", "approval:make test")));
         cleanup.add(id);
-        JsonNode waiting = awaitTask(id, t -> t.get("status").asText().equals("waiting_for_approval"));
+        JsonNode waiting = probe.awaitTask(id, t -> t.get("status").asText().equals("waiting_for_approval"));
         String request = waiting.get("pending_request").get("request_id").asText();
         JsonNode ack = mcp.call(
                         "respond_agent_approval",
                         Map.of("task_id", id, "request_id", request, "decision", "approve_once"))
                 .ok();
         assertTrue(ack.get("resolved").asBoolean());
-        JsonNode done = awaitTask(id, t -> t.get("status").asText().equals("succeeded"));
+        JsonNode done = probe.awaitTask(id, t -> t.get("status").asText().equals("succeeded"));
         assertTrue(done.get("final_response").asText().contains("make test"));
         assertEquals(
                 "REQUEST_ALREADY_RESOLVED",
@@ -290,36 +287,36 @@ class AgentServeIT {
                         .code());
 
         String second = created(mcp.call("submit_agent_task", submit("proj", "fake", "approval:rm -rf build")));
-        String r2 = awaitTask(second, t -> t.get("status").asText().equals("waiting_for_approval"))
+        String r2 = probe.awaitTask(second, t -> t.get("status").asText().equals("waiting_for_approval"))
                 .get("pending_request")
                 .get("request_id")
                 .asText();
         mcp.call("respond_agent_approval", Map.of("task_id", second, "request_id", r2, "decision", "cancel_task"))
                 .ok();
-        assertEquals("cancelled", getTask(second).get("status").asText(), "persisted before the reply");
-        awaitLeaseReleased();
+        assertEquals("cancelled", probe.task(second).get("status").asText(), "persisted before the reply");
+        probe.awaitLeaseReleased(1);
     }
 
     @Test
     void an_unanswered_question_times_out_interrupts_the_task_stales_the_request_and_releases_the_slot()
             throws Exception {
         String id = created(mcp.call("submit_agent_task", submit("proj", "fake", "question:which?")));
-        JsonNode waiting = awaitTask(id, t -> t.get("status").asText().equals("waiting_for_question"));
+        JsonNode waiting = probe.awaitTask(id, t -> t.get("status").asText().equals("waiting_for_question"));
         String request = waiting.get("pending_request").get("request_id").asText();
         assertFalse(waiting.get("pending_request").get("expires_at").isNull());
-        JsonNode ended = awaitTask(id, t -> t.get("status").asText().equals("interrupted"));
+        JsonNode ended = probe.awaitTask(id, t -> t.get("status").asText().equals("interrupted"));
         assertEquals("AGENT_INTERACTION_TIMED_OUT", ended.get("error_code").asText());
         List<Map<String, Object>> answers = List.of(Map.of("question_id", "q1", "selected_option_ids", List.of("a")));
         assertEquals(
                 "REQUEST_STALE",
                 mcp.call("answer_agent_question", Map.of("task_id", id, "request_id", request, "answers", answers))
                         .code());
-        awaitLeaseReleased();
+        probe.awaitLeaseReleased(1);
         // v0.7.3 §5 step 8: cleanup decided on the guard only after it saw the provider exit, so the guard is gone
         // by the time the lease is released, with no submit or mutation needed to reconcile it.
         assertFalse(Files.exists(lockDir.resolve("active").resolve("01")), "the guard is gone with the lease");
         String next = created(mcp.call("submit_agent_task", submit("proj", "fake", "complete:after")));
-        awaitTask(next, t -> t.get("status").asText().equals("succeeded"));
+        probe.awaitTask(next, t -> t.get("status").asText().equals("succeeded"));
     }
 
     @Test
@@ -327,7 +324,7 @@ class AgentServeIT {
         String hostPath = root.resolve("rev").resolve("src").toString();
         String id = created(
                 mcp.call("submit_agent_task", submit("rev", "fake", "question:which file in " + hostPath, "review")));
-        JsonNode pending = awaitTask(id, t -> t.get("status").asText().equals("waiting_for_question"))
+        JsonNode pending = probe.awaitTask(id, t -> t.get("status").asText().equals("waiting_for_question"))
                 .get("pending_request");
         String request = pending.get("request_id").asText();
         assertEquals(
@@ -339,7 +336,7 @@ class AgentServeIT {
                 .ok()
                 .get("resolved")
                 .asBoolean());
-        awaitTask(id, t -> t.get("status").asText().equals("succeeded"));
+        probe.awaitTask(id, t -> t.get("status").asText().equals("succeeded"));
     }
 
     // ------------------------------------------------------------------------------------------ idempotency
@@ -351,7 +348,7 @@ class AgentServeIT {
         args.put("correlation_id", "c1");
         String id = created(mcp.call("submit_agent_task", args));
         assertEquals(id, created(mcp.call("submit_agent_task", args)));
-        awaitTask(id, t -> t.get("status").asText().equals("succeeded"));
+        probe.awaitTask(id, t -> t.get("status").asText().equals("succeeded"));
         assertEquals(id, created(mcp.call("submit_agent_task", args)), "also after the task ended");
         Map<String, Map<String, Object>> changed = new LinkedHashMap<>();
         changed.put("prompt", with(args, "prompt", "complete:other"));
@@ -378,8 +375,8 @@ class AgentServeIT {
         String a = created(mcp.call("submit_agent_task", args));
         String b = created(mcp.call("submit_agent_task", args));
         assertFalse(a.equals(b));
-        awaitTask(a, t -> t.get("status").asText().equals("succeeded"));
-        awaitTask(b, t -> t.get("status").asText().equals("succeeded"));
+        probe.awaitTask(a, t -> t.get("status").asText().equals("succeeded"));
+        probe.awaitTask(b, t -> t.get("status").asText().equals("succeeded"));
     }
 
     @Test
@@ -401,9 +398,9 @@ class AgentServeIT {
         String id = ids.iterator().next();
         cleanup.add(id);
         assertEquals(before + 1, rows());
-        RecoveryGuard guard = awaitGuard(1);
+        RecoveryGuard guard = probe.awaitGuard(1, g -> true);
         assertEquals(id, guard.taskId().value());
-        awaitTask(id, t -> t.get("status").asText().equals("running"));
+        probe.awaitTask(id, t -> t.get("status").asText().equals("running"));
         assertEquals(1, turnsStarted(id));
         assertEquals(
                 "cancelled",
@@ -411,7 +408,7 @@ class AgentServeIT {
                         .ok()
                         .get("status")
                         .asText());
-        awaitLeaseReleased();
+        probe.awaitLeaseReleased(1);
     }
 
     @Test
@@ -438,15 +435,15 @@ class AgentServeIT {
         String id = created(mcp.call("submit_agent_task", args));
         cleanup.add(id);
         assertEquals(before + 1, rows(), "exactly one task row");
-        assertEquals(id, awaitGuard(1).taskId().value(), "one guard, naming the original task");
-        awaitTask(id, t -> t.get("status").asText().equals("running"));
+        assertEquals(id, probe.awaitGuard(1, g -> true).taskId().value(), "one guard, naming the original task");
+        probe.awaitTask(id, t -> t.get("status").asText().equals("running"));
         assertEquals(1, turnsStarted(id), "exactly one provider turn");
         assertEquals(
                 "WORKDIR_BUSY",
                 mcp.call("submit_agent_task", submit("proj", "fake", "complete:x"))
                         .code());
         mcp.call("cancel_agent_task", Map.of("task_id", id)).ok();
-        awaitLeaseReleased();
+        probe.awaitLeaseReleased(1);
     }
 
     @Test
@@ -456,11 +453,11 @@ class AgentServeIT {
         id = created(other.call("submit_agent_task", submit("proj", "fake", "steer:")));
         cleanup.add(id);
         // The submitting client goes away; a second session finds the task still running and steers it home.
-        awaitTask(id, t -> t.get("status").asText().equals("running"));
+        probe.awaitTask(id, t -> t.get("status").asText().equals("running"));
         awaitOk(() -> mcp.call("send_agent_message", Map.of("task_id", id, "message", "finish")));
         assertEquals(
                 "steered: finish",
-                awaitTask(id, t -> t.get("status").asText().equals("succeeded"))
+                probe.awaitTask(id, t -> t.get("status").asText().equals("succeeded"))
                         .get("final_response")
                         .asText());
     }
@@ -491,68 +488,6 @@ class AgentServeIT {
 
     private int rows() {
         return SqliteTaskStores.listReadOnly(stateDir, true).size();
-    }
-
-    private RecoveryGuard awaitGuard(int slot) {
-        FlockWriterLeases leases = new FlockWriterLeases(lockDir);
-        Instant deadline = Instant.now().plus(WAIT);
-        while (true) {
-            Optional<RecoveryGuard> guard = leases.readGuard(slot);
-            if (guard.isPresent()) {
-                return guard.get();
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("no guard in slot " + slot);
-            }
-            LockSupport.parkNanos(20_000_000);
-        }
-    }
-
-    /**
-     * Waits until the serve process released slot 1's writer lease (this process can take the flock). A guard
-     * left by a cancelled or interrupted task may stay until the next use of the slot proves its provider stopped.
-     */
-    private void awaitLeaseReleased() {
-        FlockWriterLeases leases = new FlockWriterLeases(lockDir);
-        Instant deadline = Instant.now().plus(WAIT);
-        while (true) {
-            try (var lease = leases.acquire(1)) {
-                return;
-            } catch (ServerFsException e) {
-                if (e.code() != ErrorCode.WORKDIR_BUSY || Instant.now().isAfter(deadline)) {
-                    throw e;
-                }
-            }
-            LockSupport.parkNanos(20_000_000);
-        }
-    }
-
-    private void awaitNoGuard(int slot) {
-        Instant deadline = Instant.now().plus(WAIT);
-        while (Files.exists(lockDir.resolve("active").resolve(String.format("%02d", slot)))) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("the guard of slot " + slot + " stayed");
-            }
-            LockSupport.parkNanos(20_000_000);
-        }
-    }
-
-    private JsonNode getTask(String id) throws Exception {
-        return mcp.call("get_agent_task", Map.of("task_id", id)).ok();
-    }
-
-    private JsonNode awaitTask(String id, Predicate<JsonNode> condition) throws Exception {
-        Instant deadline = Instant.now().plus(WAIT);
-        while (true) {
-            JsonNode task = getTask(id);
-            if (condition.test(task)) {
-                return task;
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("task did not reach the expected state: " + task);
-            }
-            LockSupport.parkNanos(20_000_000);
-        }
     }
 
     /** Retries a call while it answers AGENT_TASK_NOT_ACTIVE (the child may not be listening for steering yet). */
