@@ -165,15 +165,7 @@ class SqliteTaskStoreTest {
         Files.setPosixFilePermissions(stateDir, PosixFilePermissions.fromString("rwx------"));
         try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + stateDir.resolve("state.sqlite3"));
                 Statement statement = raw.createStatement()) {
-            statement.executeUpdate("""
-                    CREATE TABLE tasks (task_id TEXT PRIMARY KEY, runtime TEXT NOT NULL, workdir_alias TEXT NOT NULL,
-                      workdir_slot INTEGER NOT NULL, relative_cwd TEXT NOT NULL, profile TEXT NOT NULL,
-                      status TEXT NOT NULL, created_at TEXT NOT NULL, started_at TEXT, updated_at TEXT NOT NULL,
-                      completed_at TEXT, deadline_at TEXT, continue_from_task_id TEXT, correlation_id TEXT,
-                      native_session_id TEXT, native_turn_id TEXT, final_response TEXT,
-                      result_storage TEXT NOT NULL DEFAULT 'inline', result_size_bytes INTEGER, result_sha256 TEXT,
-                      manifest_json TEXT, manifest_sha256 TEXT, error_code TEXT, error_message TEXT,
-                      pending_request_id TEXT, event_count INTEGER NOT NULL DEFAULT 0)""");
+            statement.executeUpdate(EarlierSchema.TASKS_V072);
             statement.executeUpdate("""
                     INSERT INTO tasks (task_id, runtime, workdir_alias, workdir_slot, relative_cwd, profile, status,
                       created_at, started_at, updated_at, final_response)
