@@ -70,17 +70,16 @@ final class ToolInvoker {
         ObjectNode arguments = rawArguments == null || rawArguments.isNull() ? Json.object() : null;
         if (arguments == null) {
             if (!(rawArguments instanceof ObjectNode object)) {
-                audit(tool, started, Optional.empty(), Optional.empty(), Map.of(), INVALID_ARGUMENTS);
+                audit(tool, started, Optional.empty(), Optional.empty(), Json.object(), INVALID_ARGUMENTS);
                 return new Outcome.Failure(JsonRpc.INVALID_PARAMS, "Tool arguments must be an object");
             }
             arguments = object;
         }
         Optional<String> workdir = textArgument(arguments, "workdir");
         Optional<String> path = textArgument(arguments, "path");
-        Map<String, Object> failureCounters = failureCounters(tool, arguments);
         List<Error> errors = tool.inputSchema().validate(arguments);
         if (!errors.isEmpty()) {
-            audit(tool, started, workdir, path, failureCounters, INVALID_ARGUMENTS);
+            audit(tool, started, workdir, path, arguments, INVALID_ARGUMENTS);
             return new Outcome.Failure(JsonRpc.INVALID_PARAMS, schemaMessage(name, errors));
         }
         try {
@@ -111,13 +110,13 @@ final class ToolInvoker {
                     withSurfaceCounters(tool, result.counters())));
             return new Outcome.Result(callResult);
         } catch (ServerFsException e) {
-            audit(tool, started, workdir, path, failureCounters, e.code().wire());
+            audit(tool, started, workdir, path, arguments, e.code().wire());
             ObjectNode callResult = Json.object();
             callResult.putArray("content").addObject().put("type", "text").put("text", e.agentText());
             callResult.put("isError", true);
             return new Outcome.Result(callResult);
         } catch (RuntimeException e) {
-            audit(tool, started, workdir, path, failureCounters, INTERNAL_ERROR);
+            audit(tool, started, workdir, path, arguments, INTERNAL_ERROR);
             log.atError()
                     .setMessage("tool_internal_error")
                     .addKeyValue("tool", name)
@@ -132,10 +131,16 @@ final class ToolInvoker {
             long started,
             Optional<String> workdir,
             Optional<String> path,
-            Map<String, Object> counters,
+            ObjectNode arguments,
             String code) {
         audit.toolCall(new AuditLog.ToolCall(
-                tool.spec().name(), elapsed(started), false, workdir, path, Optional.of(code), counters));
+                tool.spec().name(),
+                elapsed(started),
+                false,
+                workdir,
+                path,
+                Optional.of(code),
+                failureCounters(tool, arguments)));
     }
 
     /**
