@@ -1,0 +1,125 @@
+package dev.serverfs.adapters.claude;
+
+import dev.serverfs.domain.task.TaskProfile;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The argv and environment of one Claude Code turn (PROVIDERS.md Part 2 (a)). Pure: the same inputs give the same
+ * command. The prompt never appears here: it travels on stdin as a stream-json {@code user} line.
+ */
+final class ClaudeCommandLine {
+
+    /**
+     * The tools a {@code review} turn never gets: every built-in tool that writes a file or runs a program. Passed as
+     * {@code --disallowedTools}, which is a deny rule and so wins over any allow rule in the user's or the project's
+     * Claude settings; MCP tools configured there can do anything, so they go too ({@code mcp__*} would not be a
+     * valid rule, hence {@code --strict-mcp-config} with no servers).
+     */
+    static final List<String> REVIEW_DENIED_TOOLS = List.of("Bash", "Write", "Edit", "MultiEdit", "NotebookEdit");
+
+    /**
+     * The caller's environment variables a Claude child may see (STYLE.md: an explicit allow-list): what it needs to
+     * find its configuration, log in and run tools. Everything else (ServerFS' own settings and tokens included) is
+     * left out.
+     */
+    static final List<String> INHERITED = List.of(
+            "HOME",
+            "PATH",
+            "USER",
+            "LOGNAME",
+            "SHELL",
+            "LANG",
+            "LC_ALL",
+            "LC_CTYPE",
+            "TZ",
+            "TMPDIR",
+            "XDG_CONFIG_HOME",
+            "XDG_CACHE_HOME",
+            "XDG_DATA_HOME",
+            "XDG_STATE_HOME",
+            "CLAUDE_CONFIG_DIR",
+            "ANTHROPIC_API_KEY",
+            "ANTHROPIC_AUTH_TOKEN",
+            "ANTHROPIC_BASE_URL",
+            "ANTHROPIC_MODEL",
+            "HTTPS_PROXY",
+            "HTTP_PROXY",
+            "NO_PROXY",
+            "https_proxy",
+            "http_proxy",
+            "no_proxy");
+
+    /**
+     * Set on every child whatever the caller's environment says. {@code CLAUDE_CODE_MAX_RETRIES} bounds the CLI's
+     * own API retries (10 with exponential backoff by default, PROVIDERS.md (b)), so a dead endpoint fails the turn
+     * in seconds instead of holding the task to its deadline; the others keep a headless child from phoning home or
+     * updating itself.
+     */
+    static final Map<String, String> FORCED = forced();
+
+    /** The bounded number of API retries the child makes on its own. */
+    static final String MAX_RETRIES = "2";
+
+    private ClaudeCommandLine() {}
+
+    private static Map<String, String> forced() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("CLAUDE_CODE_MAX_RETRIES", MAX_RETRIES);
+        env.put("DISABLE_TELEMETRY", "1");
+        env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+        env.put("DISABLE_AUTOUPDATER", "1");
+        env.put("DISABLE_ERROR_REPORTING", "1");
+        env.put("BUN_ENABLE_CRASH_REPORTING", "0");
+        return Map.copyOf(env);
+    }
+
+    /**
+     * The argv of one turn. Both profiles run permission mode {@code default}, so everything Claude does not
+     * auto-allow asks through {@code can_use_tool} on stdio; {@code review} also denies every writing tool (see
+     * {@link #REVIEW_DENIED_TOOLS}), and the runtime refuses whatever else asks in a review turn.
+     */
+    static List<String> argv(String bin, TaskProfile profile, Optional<String> resumeSessionId) {
+        List<String> argv = new ArrayList<>(List.of(
+                bin,
+                "-p",
+                "--output-format",
+                "stream-json",
+                "--input-format",
+                "stream-json",
+                "--verbose",
+                "--permission-prompt-tool",
+                "stdio",
+                "--permission-mode",
+                "default"));
+        switch (profile) {
+            case REVIEW -> {
+                argv.add("--disallowedTools");
+                argv.add(String.join(",", REVIEW_DENIED_TOOLS));
+                argv.add("--strict-mcp-config");
+            }
+            case WORKSPACE_WRITE -> {}
+        }
+        resumeSessionId.ifPresent(id -> {
+            argv.add("--resume");
+            argv.add(id);
+        });
+        return List.copyOf(argv);
+    }
+
+    /** The child's whole environment: the allow-listed part of {@code caller}, then {@link #FORCED}. */
+    static Map<String, String> environment(Map<String, String> caller) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String name : INHERITED) {
+            String value = caller.get(name);
+            if (value != null) {
+                env.put(name, value);
+            }
+        }
+        env.putAll(FORCED);
+        return env;
+    }
+}

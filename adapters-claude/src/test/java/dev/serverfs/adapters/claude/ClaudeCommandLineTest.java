@@ -1,0 +1,59 @@
+package dev.serverfs.adapters.claude;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.serverfs.domain.task.TaskProfile;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ClaudeCommandLineTest {
+
+    @Test
+    void a_workspace_write_turn_runs_stream_json_with_stdio_permissions_in_default_mode() {
+        List<String> argv = ClaudeCommandLine.argv("claude", TaskProfile.WORKSPACE_WRITE, Optional.empty());
+        assertEquals(
+                List.of(
+                        "claude",
+                        "-p",
+                        "--output-format",
+                        "stream-json",
+                        "--input-format",
+                        "stream-json",
+                        "--verbose",
+                        "--permission-prompt-tool",
+                        "stdio",
+                        "--permission-mode",
+                        "default"),
+                argv);
+    }
+
+    @Test
+    void a_review_turn_denies_every_writing_tool_and_mcp_servers_and_a_continuation_resumes() {
+        List<String> argv = ClaudeCommandLine.argv("/opt/claude", TaskProfile.REVIEW, Optional.of("s-1"));
+        int i = argv.indexOf("--disallowedTools");
+        assertEquals("Bash,Write,Edit,MultiEdit,NotebookEdit", argv.get(i + 1));
+        assertTrue(argv.contains("--strict-mcp-config"));
+        assertEquals(List.of("--resume", "s-1"), argv.subList(argv.size() - 2, argv.size()));
+        assertEquals("default", argv.get(argv.indexOf("--permission-mode") + 1));
+    }
+
+    @Test
+    void the_environment_is_an_allow_list_plus_the_forced_quiet_and_bounded_retry_settings() {
+        Map<String, String> env = ClaudeCommandLine.environment(Map.of(
+                "HOME", "/home/u",
+                "ANTHROPIC_API_KEY", "k",
+                "SERVERFS_AUTH_TOKEN", "secret",
+                "NODE_OPTIONS", "--inspect",
+                "CLAUDE_CODE_MAX_RETRIES", "10"));
+        assertEquals("/home/u", env.get("HOME"));
+        assertEquals("k", env.get("ANTHROPIC_API_KEY"));
+        assertFalse(env.containsKey("SERVERFS_AUTH_TOKEN"));
+        assertFalse(env.containsKey("NODE_OPTIONS"));
+        assertEquals(ClaudeCommandLine.MAX_RETRIES, env.get("CLAUDE_CODE_MAX_RETRIES"), "the caller cannot unbound it");
+        assertEquals("1", env.get("DISABLE_AUTOUPDATER"));
+    }
+}
