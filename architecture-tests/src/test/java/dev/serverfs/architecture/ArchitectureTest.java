@@ -37,6 +37,9 @@ class ArchitectureTest {
     void every_adapter_class_is_assigned_to_its_module_by_location() {
         production.stream()
                 .filter(c -> c.getPackageName().startsWith(BASE + ".adapters."))
+                .filter(c -> !c.getSource()
+                        .map(source -> ModuleSlices.isSharedLibrary(source.getUri()))
+                        .orElse(false))
                 .forEach(c -> {
                     String module = c.getSource()
                             .flatMap(source -> ModuleSlices.moduleOf(source.getUri()))
@@ -46,6 +49,19 @@ class ArchitectureTest {
                             ("adapters-" + pkg).startsWith(module),
                             c.getName() + " lives in module " + module + ", not in its package's module");
                 });
+    }
+
+    @Test
+    void the_shared_provider_library_depends_on_the_core_and_the_jdk_only() {
+        assertTrue(production.contain("dev.serverfs.adapters.provider.ProviderChild"));
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
+                .that()
+                .resideInAPackage(BASE + ".adapters.provider..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(
+                        "java..", BASE + ".domain..", BASE + ".application..", BASE + ".adapters.provider..")
+                .check(production);
     }
 
     @Test

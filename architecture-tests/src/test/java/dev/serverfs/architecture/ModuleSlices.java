@@ -19,6 +19,13 @@ final class ModuleSlices implements SliceAssignment {
     private static final Pattern DIRECTORY = Pattern.compile("/(adapters-[a-z0-9-]+)/target/classes/");
     private static final Pattern JAR = Pattern.compile("/serverfs-(adapters-[a-z0-9-]+?)-\\d[^/]*\\.jar!");
 
+    /**
+     * The shared provider library (child-process supervision for the provider adapters): a library the adapters may
+     * use, not an adapter, so it is in no slice even though its package is {@code <base>.adapters.provider}.
+     */
+    private static final Pattern SHARED_LIBRARY =
+            Pattern.compile("/provider-support/target/classes/|/serverfs-provider-support-\\d[^/]*\\.jar!");
+
     private final String fallbackBase;
 
     ModuleSlices(String fallbackBase) {
@@ -27,6 +34,12 @@ final class ModuleSlices implements SliceAssignment {
 
     @Override
     public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+        if (javaClass
+                .getSource()
+                .map(source -> isSharedLibrary(source.getUri()))
+                .orElse(false)) {
+            return SliceIdentifier.ignore();
+        }
         Optional<String> module = javaClass.getSource().flatMap(source -> moduleOf(source.getUri()));
         if (module.isPresent()) {
             return SliceIdentifier.of(module.get());
@@ -44,6 +57,11 @@ final class ModuleSlices implements SliceAssignment {
     @Override
     public String getDescription() {
         return "adapter modules";
+    }
+
+    /** Whether a class file location is the shared provider library (in no slice). */
+    static boolean isSharedLibrary(URI location) {
+        return SHARED_LIBRARY.matcher(location.toString()).find();
     }
 
     /** The adapter module a class file location belongs to, if any. */

@@ -44,4 +44,21 @@ class ModuleSlicesTest {
                 ModuleSlices.moduleOf(
                         URI.create("jar:file:/m2/serverfs-bootstrap-0.7.3-SNAPSHOT.jar!/dev/serverfs/X.class")));
     }
+
+    @Test
+    void the_shared_provider_library_is_no_adapter_slice() {
+        assertEquals(
+                true,
+                ModuleSlices.isSharedLibrary(URI.create(
+                        "file:/src/serverfs/provider-support/target/classes/dev/serverfs/adapters/provider/X.class")));
+        assertEquals(
+                true,
+                ModuleSlices.isSharedLibrary(
+                        URI.create(
+                                "jar:file:/m2/serverfs-provider-support-0.7.3-SNAPSHOT.jar!/dev/serverfs/adapters/provider/X.class")));
+        assertEquals(
+                false,
+                ModuleSlices.isSharedLibrary(
+                        URI.create("file:/src/serverfs/adapters-fake/target/classes/dev/serverfs/X.class")));
+    }
 }

@@ -1,5 +1,8 @@
 package dev.serverfs.adapters.fake;
 
+import dev.serverfs.adapters.provider.ProviderChild;
+import dev.serverfs.adapters.provider.ProviderCommand;
+import dev.serverfs.adapters.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;
@@ -23,14 +26,6 @@ import dev.serverfs.domain.task.ReconcileStatus;
 import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,11 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The test-only {@code fake} runtime (reference §7.3): every turn runs {@link FakeProvider} in a child process
@@ -50,11 +42,11 @@ import java.util.concurrent.TimeUnit;
  * approvals, questions, steering and cancellation over the child's stdin/stdout. The prompt travels on stdin,
  * never on the command line. Capabilities are all true; version {@code phase-a}.
  *
- * <p>It honours the {@link AgentRuntime} contract that an interrupt of the turn's thread asks the turn to stop: the
- * child's output is read by its own thread into a queue the turn takes from interruptibly. Every turn ends with the
- * same bounded stop: {@code CANCEL} and a closed stdin, {@link #STOP_GRACE} for the child to exit ({@link
- * #HOLD_GRACE} for a {@code hold:} child), then a kill and {@link #KILL_WAIT} for the exit; those waits ignore
- * further interrupts. An exit it observed is its proof of stop for {@link #reconcile}; so is a later exit of a
+ * <p>The child is supervised by the shared {@link ProviderChild} (explicit environment, bounded lines, drained
+ * stderr). It honours the {@link AgentRuntime} contract that an interrupt of the turn's thread asks the turn to stop:
+ * the child's output is taken interruptibly. Every turn ends with the same bounded stop: {@code CANCEL} and a closed
+ * stdin, {@link #STOP_GRACE} for the child to exit ({@link #HOLD_GRACE} for a {@code hold:} child), then {@code
+ * SIGTERM}, {@code SIGKILL} and {@link #KILL_WAIT} for the exit; those waits ignore further interrupts. An exit it observed is its proof of stop for {@link #reconcile}; so is a later exit of a
  * child it had to give up on. The test modifiers of the prompt ({@code hold:}, {@code unstoppable:}, {@code
  * stall-cancel:}, {@code result-on-cancel:}) are described in {@link FakeProvider}.
  */
@@ -66,6 +58,12 @@ public final class FakeAgentRuntime implements AgentRuntime {
     public static final Duration HOLD_GRACE = Duration.ofSeconds(60);
     /** How long a killed child gets to be seen exiting. */
     public static final Duration KILL_WAIT = Duration.ofSeconds(10);
+    /** How long a child gets after {@code SIGTERM} before {@code SIGKILL} (a JVM child exits on it at once). */
+    private static final Duration TERM_WAIT = Duration.ofSeconds(2);
+    /** Fake lines carry whole results (up to the 8 MiB result limit, escaped): bounded, but generously. */
+    private static final int MAX_LINE_BYTES = 32 * 1024 * 1024;
+    /** What the child JVM may inherit: nothing else of the parent's environment reaches it. */
+    private static final List<String> INHERITED_ENVIRONMENT = List.of("PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR");
 
     private final List<String> command;
     private final Map<TaskId, Child> children = new ConcurrentHashMap<>();
@@ -107,23 +105,18 @@ public final class FakeAgentRuntime implements AgentRuntime {
         boolean stopAtOnce = Thread.interrupted();
         TaskId taskId = request.taskId();
         FakeScript script = FakeScript.parse(request.prompt());
-        Process process;
-        try {
-            process = new ProcessBuilder(command)
-                    .directory(request.workingDirectory().toFile())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-        } catch (IOException e) {
-            throw new ServerFsException(ErrorCode.AGENT_RUNTIME_UNAVAILABLE, "the fake provider could not start");
-        }
+        ProviderChild process = ProviderChild.start(new ProviderCommand(
+                command,
+                request.workingDirectory(),
+                ProviderCommand.inherit(System.getenv(), INHERITED_ENVIRONMENT),
+                MAX_LINE_BYTES));
         // An exit observed at any time, even after this turn gave up on the child, proves the stop.
-        process.onExit().thenRun(() -> stopped.add(taskId));
+        process.onExit(() -> stopped.add(taskId));
         Child child = new Child(process, script);
         TurnOutcome outcome;
         boolean exited;
         try {
-            startTime(process.pid())
-                    .ifPresent(start -> context.providerStarted(new ProviderProcess(process.pid(), start)));
+            process.process().ifPresent(context::providerStarted);
             // PROMPT must be the child's first line: the child is published (and so reachable by a steer or a
             // cancel from another thread) only after it, so nothing can overtake it on the child's stdin.
             child.send("PROMPT", request.prompt());
@@ -245,103 +238,36 @@ public final class FakeAgentRuntime implements AgentRuntime {
     }
 
     /**
-     * The bounded stop: {@code CANCEL} and a closed stdin, the grace to exit, then a kill (never for an {@code
-     * unstoppable:} child) and a bounded wait for the exit. True when the exit was observed. Idempotent.
+     * The bounded stop: {@code CANCEL} and a closed stdin, the grace to exit, then {@code SIGTERM} and {@code SIGKILL}
+     * (never for an {@code unstoppable:} child) and a bounded wait for the exit. True when the exit was observed.
+     * Idempotent.
      */
     private static boolean stopChild(Child child) {
-        Process process = child.process;
-        if (!process.isAlive()) {
+        if (!child.process.isAlive()) {
             return true;
         }
         child.trySend("CANCEL", "");
-        child.closeInput();
-        if (awaitExit(process, child.script.hold() ? HOLD_GRACE : STOP_GRACE)) {
-            return true;
-        }
-        if (child.script.unstoppable()) {
-            return false; // as if the kill failed: no proof, the recovery guard must stay
-        }
-        process.destroyForcibly();
-        return awaitExit(process, KILL_WAIT);
+        FakeScript script = child.script;
+        Duration grace = script.hold() ? HOLD_GRACE : STOP_GRACE;
+        // unstoppable: as if the kill failed, so there is no proof and the recovery guard must stay
+        return child.process.stop(new StopPolicy(grace, TERM_WAIT, KILL_WAIT, !script.unstoppable()));
     }
 
-    /**
-     * Waits up to {@code timeout} for the exit, whatever interrupts arrive meanwhile (a cancelled runner is
-     * interrupted, possibly more than once); the interrupt status is restored afterwards.
-     */
-    private static boolean awaitExit(Process process, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        boolean interrupted = false;
-        try {
-            while (true) {
-                long left = deadline - System.nanoTime();
-                try {
-                    return process.waitFor(Math.max(0, left), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static Optional<Long> startTime(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            String[] rest = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-            return Optional.of(Long.parseLong(rest[19]));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-    }
-
-    /** The pipes of one child; its stdout is pumped by its own thread into {@link #lines}. */
+    /** One child and what its turn shares with {@link #cancel} and {@link #steer}. */
     private static final class Child {
-        private final Process process;
+        private final ProviderChild process;
         private final FakeScript script;
-        private final Writer in;
-        /** Output lines; an empty element marks the end of the child's stdout. */
-        private final BlockingQueue<Optional<String>> lines = new LinkedBlockingQueue<>();
         /** Released when the turn is over (a stalled {@code cancel} waits for it). */
         private final CountDownLatch turnEnded = new CountDownLatch(1);
 
-        Child(Process process, FakeScript script) {
+        Child(ProviderChild process, FakeScript script) {
             this.process = process;
             this.script = script;
-            this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            Thread.ofPlatform()
-                    .daemon()
-                    .name("fake-provider-out-" + process.pid())
-                    .start(this::pump);
-        }
-
-        private void pump() {
-            try (BufferedReader out =
-                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    lines.add(Optional.of(line));
-                }
-            } catch (IOException e) {
-                // the child's stdout broke: same as its end
-            } finally {
-                lines.add(Optional.empty());
-            }
         }
 
         /** The next output line, or null at the end of the child's output; interruptible. */
         String take() throws InterruptedException {
-            Optional<String> line = lines.take();
-            if (line.isEmpty()) {
-                lines.add(line); // the end stays the end
-                return null;
-            }
-            return line.get();
+            return process.take().orElse(null);
         }
 
         void send(String verb, String argument) {
@@ -350,25 +276,8 @@ public final class FakeAgentRuntime implements AgentRuntime {
             }
         }
 
-        synchronized boolean trySend(String verb, String argument) {
-            if (!process.isAlive()) {
-                return false;
-            }
-            try {
-                in.write(FakeWire.line(verb, argument) + "\n");
-                in.flush();
-                return true;
-            } catch (IOException e) {
-                return false;
-            }
-        }
-
-        synchronized void closeInput() {
-            try {
-                in.close();
-            } catch (IOException e) {
-                // already closed or broken: the child sees its stdin end either way
-            }
+        boolean trySend(String verb, String argument) {
+            return process.send(FakeWire.line(verb, argument));
         }
     }
 }
