@@ -20,7 +20,12 @@ sealed interface ClaudeMessage {
     record Assistant(List<Block> blocks) implements ClaudeMessage {}
 
     /** {@code result}: the end of the turn. Check {@code isError}, never the subtype (PROVIDERS.md (b)). */
-    record Result(boolean isError, Optional<String> text, Optional<String> sessionId, Optional<String> uuid)
+    record Result(
+            boolean isError,
+            Optional<String> text,
+            Optional<String> sessionId,
+            Optional<String> uuid,
+            Optional<Integer> apiErrorStatus)
             implements ClaudeMessage {}
 
     /** A {@code control_request} from the CLI (e.g. {@code can_use_tool}); every one is answered. */

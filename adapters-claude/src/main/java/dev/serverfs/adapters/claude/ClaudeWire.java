@@ -38,7 +38,13 @@ final class ClaudeWire {
             case "assistant" -> assistant(m);
             case "result" ->
                 new ClaudeMessage.Result(
-                        m.path("is_error").asBoolean(false), text(m, "result"), text(m, "session_id"), text(m, "uuid"));
+                        m.path("is_error").asBoolean(false),
+                        text(m, "result"),
+                        text(m, "session_id"),
+                        text(m, "uuid"),
+                        m.path("api_error_status").isInt()
+                                ? Optional.of(m.path("api_error_status").asInt())
+                                : Optional.empty());
             case "control_request" -> {
                 String id = m.path("request_id").asText("");
                 JsonNode request = m.path("request");

@@ -1,5 +1,7 @@
 package dev.serverfs.bootstrap.agent;
 
+import dev.serverfs.adapters.claude.ClaudeAgentRuntime;
+import dev.serverfs.adapters.claude.ClaudeSettings;
 import dev.serverfs.adapters.fake.FakeAgentRuntime;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.tools.agent.AnswerAgentQuestionTool;
@@ -20,6 +22,7 @@ import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase;
 import dev.serverfs.application.port.in.RespondAgentApprovalUseCase;
 import dev.serverfs.application.port.in.SendAgentMessageUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
+import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.application.service.GuardedSubmitAgentTaskService;
 import dev.serverfs.application.service.SlotRecovery;
@@ -33,8 +36,9 @@ import java.util.Optional;
 /**
  * The Agent part of {@code serve} (ARCHITECTURE.md §1): with {@code SERVERFS_AGENT_EMBEDDED=true} it hosts the
  * Agent service in-process — prepares the lock directory as the Bridge would, opens the SQLite store and result
- * spool in the state directory, builds the runtimes (the test-only {@code fake} when enabled; {@code codex} and
- * {@code claude} have no adapter yet and so probe unavailable), reconciles tasks and guards left by a previous
+ * spool in the state directory, builds the runtimes ({@code claude} when a workdir allows it; the test-only {@code
+ * fake} when enabled; {@code codex} has no adapter yet and so probes unavailable), reconciles tasks and guards left
+ * by a previous
  * process and collects expired tasks. Otherwise the tools answer {@code AGENT_BRIDGE_UNAVAILABLE} until the Bridge
  * client lands. {@link #tools} are the nine Agent tools; ServeWiring registers them on the Agent surface.
  */
@@ -62,7 +66,7 @@ public final class AgentWiring implements AutoCloseable {
         EmbeddedAgent e = EmbeddedAgent.start(
                 agent,
                 config.workdirs(),
-                List.of(), // codex and claude: no adapter yet; allowlisted ones probe unavailable
+                runtimes(agent),
                 FakeAgentRuntime.javaCommand(ServerFsMain.class.getName(), "fake-provider"),
                 Clock.systemUTC(),
                 ServerFsVersion.version());
@@ -85,6 +89,19 @@ public final class AgentWiring implements AutoCloseable {
             e.close();
             throw failure;
         }
+    }
+
+    /**
+     * The real runtimes some workdir allows. Claude children get the allow-listed part of this process' environment
+     * (HOME, PATH, the Anthropic credentials; see ClaudeCommandLine), never ServerFS' own settings.
+     */
+    private static List<AgentRuntime> runtimes(ServerFsConfig.Agent agent) {
+        List<AgentRuntime> runtimes = new java.util.ArrayList<>();
+        if (agent.enabledRuntimes().contains(ClaudeAgentRuntime.NAME)) {
+            runtimes.add(new ClaudeAgentRuntime(
+                    new ClaudeSettings(agent.claude().bin(), agent.claude().probeTimeout(), System.getenv())));
+        }
+        return runtimes;
     }
 
     private static List<McpTool> tools(

@@ -496,7 +496,22 @@ public final class ConfigLoader {
                 Duration.ofSeconds(interactionTimeout),
                 maxActiveTasks,
                 Duration.ofHours(retentionHours),
-                List.copyOf(runtimes));
+                List.copyOf(runtimes),
+                claude());
+    }
+
+    /** Reference §9.3 names, and {@code SERVERFS_AGENT_CLAUDE_BIN}, which wins over {@code SERVERFS_CLAUDE_BIN}. */
+    private ServerFsConfig.Claude claude() throws ConfigurationException {
+        String bin = vars.get("SERVERFS_AGENT_CLAUDE_BIN")
+                .or(() -> vars.get("SERVERFS_CLAUDE_BIN"))
+                .map(String::strip)
+                .filter(b -> !b.isEmpty())
+                .orElse(ServerFsConfig.Claude.DEFAULTS.bin());
+        if (bin.indexOf('\0') >= 0) {
+            throw new ConfigurationException("SERVERFS_AGENT_CLAUDE_BIN must be a program name or path");
+        }
+        int probeSeconds = vars.strictPositiveInt("SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS", 5);
+        return new ServerFsConfig.Claude(bin, Duration.ofSeconds(probeSeconds));
     }
 
     /** Absolute when the Agent is enabled (reference §1.5); otherwise unused, so only kept when parseable. */

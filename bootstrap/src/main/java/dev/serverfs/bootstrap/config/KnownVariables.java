@@ -46,6 +46,7 @@ public final class KnownVariables {
             "SERVERFS_AGENT_RUNTIMES",
             "SERVERFS_AGENT_EMBEDDED",
             "SERVERFS_AGENT_ENABLE_FAKE_RUNTIME",
+            "SERVERFS_AGENT_CLAUDE_BIN",
             // the launcher ./serverfs (never read by the JVM)
             "SERVERFS_AOT_CACHE",
             // §9.3 Bridge

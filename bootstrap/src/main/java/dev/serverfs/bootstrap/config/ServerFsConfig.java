@@ -107,7 +107,38 @@ public record ServerFsConfig(
             Duration interactionTimeout,
             int maxActiveTasks,
             Duration retention,
-            List<String> enabledRuntimes) {
+            List<String> enabledRuntimes,
+            Claude claude) {
+        /** Without Claude settings: {@code claude} on {@code PATH}, 5 s probe. */
+        public Agent(
+                boolean bridgeEnabled,
+                boolean embedded,
+                Path bridgeSocket,
+                Duration bridgeTimeout,
+                Path lockDir,
+                Optional<Path> stateDir,
+                boolean fakeRuntimeEnabled,
+                Duration taskTimeout,
+                Duration interactionTimeout,
+                int maxActiveTasks,
+                Duration retention,
+                List<String> enabledRuntimes) {
+            this(
+                    bridgeEnabled,
+                    embedded,
+                    bridgeSocket,
+                    bridgeTimeout,
+                    lockDir,
+                    stateDir,
+                    fakeRuntimeEnabled,
+                    taskTimeout,
+                    interactionTimeout,
+                    maxActiveTasks,
+                    retention,
+                    enabledRuntimes,
+                    Claude.DEFAULTS);
+        }
+
         public Agent {
             Objects.requireNonNull(bridgeSocket, "bridgeSocket");
             Objects.requireNonNull(bridgeTimeout, "bridgeTimeout");
@@ -117,11 +148,31 @@ public record ServerFsConfig(
             Objects.requireNonNull(interactionTimeout, "interactionTimeout");
             Objects.requireNonNull(retention, "retention");
             enabledRuntimes = List.copyOf(enabledRuntimes);
+            Objects.requireNonNull(claude, "claude");
         }
 
         @Override
         public String toString() {
             return "Agent[bridgeEnabled=" + bridgeEnabled + ", embedded=" + embedded + "]";
+        }
+    }
+
+    /**
+     * How {@code serve} runs Claude Code (reference §4.5 {@code claude}, §9.3): {@code SERVERFS_AGENT_CLAUDE_BIN} (or
+     * the reference's {@code SERVERFS_CLAUDE_BIN}; default {@code claude} on {@code PATH}) and {@code
+     * SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS}. {@link #toString} shows no path.
+     */
+    public record Claude(String bin, Duration probeTimeout) {
+        public static final Claude DEFAULTS = new Claude("claude", Duration.ofSeconds(5));
+
+        public Claude {
+            Objects.requireNonNull(bin, "bin");
+            Objects.requireNonNull(probeTimeout, "probeTimeout");
+        }
+
+        @Override
+        public String toString() {
+            return "Claude[probeTimeout=" + probeTimeout + "]";
         }
     }
 }

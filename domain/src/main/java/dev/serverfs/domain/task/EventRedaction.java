@@ -17,8 +17,10 @@ public final class EventRedaction {
     public static final String OUTSIDE = "<outside-workdir>";
 
     private static final Set<String> DROPPED = Set.of("native_session_id", "native_turn_id", "thread_id", "turn_id");
-    private static final Set<String> PATH_KEYS =
-            Set.of("path", "cwd", "relative_cwd", "host_path", "file_path", "grantRoot");
+    /** Reference §3.13, plus Claude's {@code blocked_path} and {@code notebook_path} (its tool inputs, §7.2). */
+    private static final Set<String> PATH_KEYS = Set.of(
+            "path", "cwd", "relative_cwd", "host_path", "file_path", "grantRoot", "blocked_path", "notebook_path");
+
     private static final Set<String> PATH_LISTS = Set.of("read", "write", "readableRoots", "writableRoots");
 
     private EventRedaction() {}

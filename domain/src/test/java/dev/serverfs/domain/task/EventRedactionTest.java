@@ -39,4 +39,19 @@ class EventRedactionTest {
                 "{\"text\":\"edited <workdir>/a.txt and <outside-workdir> in <workdir>\"}",
                 CanonicalJson.write(EventRedaction.redact(payload, ROOT)));
     }
+
+    @Test
+    void claude_blocked_and_notebook_paths_become_workdir_relative() {
+        JsonValue.JsonObject payload = JsonValue.object()
+                .put("blocked_path", ROOT + "/x")
+                .put(
+                        "tool_input",
+                        JsonValue.object()
+                                .put("notebook_path", "/home/u/n.ipynb")
+                                .build())
+                .build();
+        assertEquals(
+                "{\"blocked_path\":\"x\",\"tool_input\":{\"notebook_path\":\"<outside-workdir>\"}}",
+                CanonicalJson.write(EventRedaction.redact(payload, ROOT)));
+    }
 }

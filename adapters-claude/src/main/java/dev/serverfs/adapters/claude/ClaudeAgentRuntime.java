@@ -1,0 +1,451 @@
+package dev.serverfs.adapters.claude;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.serverfs.adapters.provider.ProviderChild;
+import dev.serverfs.adapters.provider.ProviderCommand;
+import dev.serverfs.adapters.provider.ProviderProbe;
+import dev.serverfs.adapters.provider.StopPolicy;
+import dev.serverfs.application.port.out.AgentRuntime;
+import dev.serverfs.application.port.out.RunContext;
+import dev.serverfs.application.port.out.TurnOutcome;
+import dev.serverfs.application.port.out.TurnRequest;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.json.JsonValue;
+import dev.serverfs.domain.task.ApprovalDecision;
+import dev.serverfs.domain.task.ApprovalResolution;
+import dev.serverfs.domain.task.InFlightRecovery;
+import dev.serverfs.domain.task.NativeIds;
+import dev.serverfs.domain.task.ProviderProcess;
+import dev.serverfs.domain.task.ProviderState;
+import dev.serverfs.domain.task.QuestionAnswer;
+import dev.serverfs.domain.task.QuestionRequest;
+import dev.serverfs.domain.task.ReconcileResult;
+import dev.serverfs.domain.task.ReconcileStatus;
+import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.Task;
+import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The {@code claude} runtime (reference §7.2, PROVIDERS.md Part 2): each turn is one Claude Code CLI child speaking
+ * stream-json both ways with {@code --permission-prompt-tool stdio}, in the task's working directory. The child's
+ * pid and start time go to the recovery guard as soon as it starts; the native session id as soon as {@code
+ * system/init} names it. The turn ends on {@code result} ({@code is_error} decides, never the subtype); an output
+ * that ends before it is {@code AGENT_PROVIDER_ERROR}. A continuation is a fresh child with {@code --resume}, which
+ * must report the same session id ({@code AGENT_SESSION_NOT_RESUMABLE} otherwise).
+ *
+ * <p>Permission requests become approvals and {@code AskUserQuestion} becomes a question, one at a time, each on its
+ * own virtual thread so the turn keeps reading (a {@code control_cancel_request} withdraws a pending one). Every
+ * control request is answered unless the CLI withdrew it. Stop ({@link #cancel}, an interrupt of the turn's thread,
+ * the end of every turn): the {@code interrupt} control request when the turn is still running, then stdin closed,
+ * {@link #STOP} (grace, {@code SIGTERM}, {@code SIGKILL}); closing stdin alone does not stop a running turn. An exit
+ * this runtime observed is its proof of stop for {@link #reconcile}; otherwise the recorded pid and start time are.
+ * Live steering is not supported ({@code live_steer} false).
+ */
+public final class ClaudeAgentRuntime implements AgentRuntime {
+    public static final String NAME = "claude";
+    /** The longest stdout line accepted: a result carries the whole final response (up to 8 MiB, §3.16). */
+    static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
+    /**
+     * stdin closed, then 3 s for the interrupted turn to end and the child to exit, 3 s after {@code SIGTERM}, 3 s
+     * after {@code SIGKILL}: within the 10 s provider-cancel bound (v0.7.3 §6).
+     */
+    static final StopPolicy STOP =
+            new StopPolicy(Duration.ofSeconds(3), Duration.ofSeconds(3), Duration.ofSeconds(3), true);
+    /** How long {@link #cancel} lets the interrupted turn end on its own before it stops the child itself. */
+    static final Duration CANCEL_GRACE = Duration.ofSeconds(3);
+    /** A successful probe is reused this long: submit probes the runtime every time. */
+    static final Duration PROBE_CACHE = Duration.ofSeconds(30);
+
+    private final ClaudeSettings settings;
+    private final Map<TaskId, Turn> turns = new ConcurrentHashMap<>();
+    /** Tasks whose child this runtime saw exit: local proof of stop. */
+    private final Set<TaskId> stopped = ConcurrentHashMap.newKeySet();
+    /** Cancels that arrived before the task's child was registered. */
+    private final Set<TaskId> earlyCancels = ConcurrentHashMap.newKeySet();
+
+    private volatile Optional<String> probedVersion = Optional.empty();
+    private volatile long probedAtNanos;
+
+    public ClaudeAgentRuntime(ClaudeSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public RuntimeInfo probe() {
+        Optional<String> version = probedVersion;
+        if (version.isEmpty() || System.nanoTime() - probedAtNanos > PROBE_CACHE.toNanos()) {
+            version = ProviderProbe.firstLine(
+                            new ProviderCommand(
+                                    List.of(settings.bin(), "--version"),
+                                    Path.of("/"),
+                                    ClaudeCommandLine.environment(settings.environment()),
+                                    4096),
+                            settings.probeTimeout())
+                    .map(ClaudeAgentRuntime::versionOf);
+            probedVersion = version;
+            probedAtNanos = System.nanoTime();
+        }
+        if (version.isEmpty()) {
+            return RuntimeInfo.unavailable(NAME);
+        }
+        return new RuntimeInfo(NAME, true, version, true, false, true, true, InFlightRecovery.SESSION_RESUME);
+    }
+
+    /** {@code 2.1.197 (Claude Code)} → {@code 2.1.197}. */
+    static String versionOf(String line) {
+        String first = line.strip().split("\\s+")[0];
+        return first.length() > 64 ? first.substring(0, 64) : first;
+    }
+
+    @Override
+    public TurnOutcome runTurn(TurnRequest request, RunContext context) {
+        // A stop requested before the child exists is honoured right after the prompt; no I/O runs interrupted.
+        boolean stopAtOnce = Thread.interrupted();
+        TaskId taskId = request.taskId();
+        Optional<String> resume = request.resumeFrom().flatMap(NativeIds::sessionId);
+        ProviderChild child = ProviderChild.start(new ProviderCommand(
+                ClaudeCommandLine.argv(settings.bin(), request.profile(), resume),
+                request.workingDirectory(),
+                ClaudeCommandLine.environment(settings.environment()),
+                MAX_LINE_BYTES));
+        child.onExit(() -> stopped.add(taskId));
+        Turn turn = new Turn(child, context, request.profile(), resume);
+        TurnOutcome outcome;
+        boolean exited;
+        try {
+            child.process().ifPresent(context::providerStarted);
+            turn.send(ClaudeWire.initialize("init_1"));
+            turn.send(ClaudeWire.userMessage(request.prompt()));
+            turns.put(taskId, turn);
+            if (earlyCancels.remove(taskId) || stopAtOnce) {
+                turn.interrupt();
+                Thread.currentThread().interrupt();
+            }
+            outcome = turn.converse();
+        } finally {
+            exited = turn.finish();
+            if (exited) {
+                stopped.add(taskId);
+            }
+            turns.remove(taskId);
+            turn.ended.countDown();
+        }
+        if (!exited) {
+            // A normal return is the lifecycle's proof of stop: without an observed exit there is none.
+            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_DISCONNECTED, "the Claude process did not exit");
+        }
+        return outcome;
+    }
+
+    @Override
+    public void cancel(TaskId taskId) {
+        Turn turn = turns.get(taskId);
+        if (turn == null) {
+            earlyCancels.add(taskId);
+            return;
+        }
+        turn.interrupt();
+        try {
+            if (!turn.ended.await(CANCEL_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                // The CLI did not end the turn on the interrupt: stop the child; the turn then sees its output end.
+                turn.child.stop(STOP);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void steer(TaskId taskId, String message) {
+        // Reference §3.8 / §7.2: live steering is disabled for Claude; a follow-up is a continuation task.
+        throw new ServerFsException(
+                ErrorCode.AGENT_PROVIDER_ERROR,
+                "Claude does not take messages during a turn (live_steer is false): submit a continuation");
+    }
+
+    @Override
+    public ReconcileResult reconcile(Task task, Optional<ProviderProcess> recordedProcess) {
+        ReconcileStatus resumable = task.nativeIds().sessionId().isPresent()
+                ? ReconcileStatus.SESSION_RESUMABLE
+                : ReconcileStatus.NOT_RECOVERABLE;
+        if (stopped.contains(task.id())) {
+            return new ReconcileResult(resumable, ProviderState.STOPPED, "child exited");
+        }
+        if (turns.containsKey(task.id())) {
+            return new ReconcileResult(ReconcileStatus.UNKNOWN, ProviderState.ACTIVE, "child running");
+        }
+        if (recordedProcess.isPresent()) {
+            return switch (ProcessProof.state(recordedProcess.get())) {
+                case STOPPED -> new ReconcileResult(resumable, ProviderState.STOPPED, "recorded child is gone");
+                case ACTIVE ->
+                    new ReconcileResult(ReconcileStatus.UNKNOWN, ProviderState.ACTIVE, "recorded child runs");
+                case UNKNOWN -> ReconcileResult.unknown("recorded child cannot be checked");
+            };
+        }
+        return ReconcileResult.unknown("no local evidence");
+    }
+
+    /** One running turn: its child, what it learnt so far, and its pending interaction. */
+    private static final class Turn {
+        private final ProviderChild child;
+        private final RunContext context;
+        private final TaskProfile profile;
+        private final Optional<String> resume;
+        private final CountDownLatch ended = new CountDownLatch(1);
+        private final AtomicBoolean interruptSent = new AtomicBoolean();
+        /** One interaction at a time: the application keeps one pending request per task. */
+        private final Semaphore interactions = new Semaphore(1, true);
+        /** Control requests the CLI withdrew: never answered, never asked. */
+        private final Set<String> withdrawn = ConcurrentHashMap.newKeySet();
+
+        private volatile boolean cancelRequested;
+        private volatile boolean resultSeen;
+        private volatile String asking;
+        private Optional<String> sessionId = Optional.empty();
+        private String lastText = "";
+        private int requestIds;
+
+        Turn(ProviderChild child, RunContext context, TaskProfile profile, Optional<String> resume) {
+            this.child = child;
+            this.context = context;
+            this.profile = profile;
+            this.resume = resume;
+        }
+
+        void send(String line) {
+            if (!child.send(line)) {
+                throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the Claude process stopped");
+            }
+        }
+
+        /** Asks the CLI to stop the running turn; once. */
+        void interrupt() {
+            cancelRequested = true;
+            if (!resultSeen && interruptSent.compareAndSet(false, true)) {
+                child.send(ClaudeWire.interrupt("interrupt_1"));
+            }
+        }
+
+        /** Ends the child: an unfinished turn is interrupted first. True when its exit was observed. */
+        boolean finish() {
+            if (!resultSeen && child.isAlive()) {
+                interrupt();
+            }
+            return child.stop(STOP);
+        }
+
+        TurnOutcome converse() {
+            while (true) {
+                Optional<String> line;
+                try {
+                    line = child.take();
+                } catch (InterruptedException e) {
+                    // AgentRuntime: an interrupt asks the turn to stop; finish() stops the child.
+                    Thread.currentThread().interrupt();
+                    throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the Claude turn was stopped");
+                }
+                if (line.isEmpty()) {
+                    if (resume.isPresent() && sessionId.isEmpty()) {
+                        throw new ServerFsException(
+                                ErrorCode.AGENT_SESSION_NOT_RESUMABLE, "the Claude session could not be resumed");
+                    }
+                    throw new ServerFsException(
+                            ErrorCode.AGENT_PROVIDER_ERROR, "the Claude process ended before its result");
+                }
+                Optional<TurnOutcome> outcome = handle(ClaudeWire.parse(line.get()));
+                if (outcome.isPresent()) {
+                    return outcome.get();
+                }
+            }
+        }
+
+        private Optional<TurnOutcome> handle(ClaudeMessage message) {
+            switch (message) {
+                case ClaudeMessage.Init init -> started(init.sessionId());
+                case ClaudeMessage.ApiRetry retry ->
+                    context.event(
+                            "provider.error",
+                            JsonValue.object()
+                                    .put("message", "the model API call failed; Claude retries it")
+                                    .put("will_retry", true)
+                                    .build());
+                case ClaudeMessage.Assistant assistant -> assistant.blocks().forEach(this::block);
+                case ClaudeMessage.Result result -> {
+                    resultSeen = true;
+                    return Optional.of(result(result));
+                }
+                case ClaudeMessage.ControlRequest request -> controlRequest(request);
+                case ClaudeMessage.ControlCancel cancel -> withdraw(cancel.requestId());
+                case ClaudeMessage.ControlResponse response -> {
+                    // our initialize and interrupt were answered; nothing waits on them
+                }
+                case ClaudeMessage.Other other -> {
+                    // status lines, tool results, keep-alives: no evidence a task shows
+                }
+            }
+            return Optional.empty();
+        }
+
+        private void started(String id) {
+            if (sessionId.isPresent()) {
+                return; // re-emitted at the start of every user turn
+            }
+            if (resume.isPresent() && !resume.get().equals(id)) {
+                throw new ServerFsException(
+                        ErrorCode.AGENT_SESSION_NOT_RESUMABLE, "Claude started a different session");
+            }
+            sessionId = Optional.of(id);
+            context.nativeIds(new NativeIds(sessionId, Optional.empty()));
+            context.event("turn.started", JsonValue.object().build());
+        }
+
+        private void block(ClaudeMessage.Block block) {
+            switch (block) {
+                case ClaudeMessage.Text text -> {
+                    lastText = text.text();
+                    context.event(
+                            "agent.message",
+                            JsonValue.object().put("text", text.text()).build());
+                }
+                case ClaudeMessage.ToolUse use -> context.event(toolEventType(use.name()), toolEvent(use));
+            }
+        }
+
+        private static String toolEventType(String tool) {
+            return switch (ClaudePermissions.category(tool)) {
+                case "command" -> "command.started";
+                case "file_change" -> "file_change.started";
+                default -> "tool.started";
+            };
+        }
+
+        /** Reference §3.13; a file change shows the file, never the content Claude is about to write. */
+        private static JsonValue.JsonObject toolEvent(ClaudeMessage.ToolUse use) {
+            var event = JsonValue.object().put("tool_use_id", use.id());
+            switch (ClaudePermissions.category(use.name())) {
+                case "command" ->
+                    event.put(
+                            "command",
+                            ClaudeJson.cut(use.input().path("command").asText("")));
+                case "file_change" -> {
+                    JsonNode path = use.input().has("file_path")
+                            ? use.input().path("file_path")
+                            : use.input().path("notebook_path");
+                    event.put("tool", use.name())
+                            .put(
+                                    "input",
+                                    JsonValue.object()
+                                            .put("file_path", path.asText(""))
+                                            .build());
+                }
+                default -> event.put("tool", use.name());
+            }
+            return event.build();
+        }
+
+        private TurnOutcome result(ClaudeMessage.Result result) {
+            if (cancelRequested) {
+                throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the Claude turn was interrupted");
+            }
+            if (result.isError()) {
+                throw new ServerFsException(
+                        ErrorCode.AGENT_PROVIDER_ERROR,
+                        "Claude ended the turn with an error"
+                                + result.apiErrorStatus()
+                                        .map(s -> " (model API status " + s + ")")
+                                        .orElse(""));
+            }
+            Optional<String> session = sessionId.or(result::sessionId);
+            NativeIds ids = new NativeIds(session, result.uuid());
+            context.nativeIds(ids);
+            return new TurnOutcome(result.text().orElse(lastText), ids);
+        }
+
+        private void controlRequest(ClaudeMessage.ControlRequest request) {
+            if (!request.subtype().equals("can_use_tool")) {
+                child.send(ClaudeWire.error(request.requestId(), "not supported by ServerFS"));
+                return;
+            }
+            Thread.ofVirtual().name("claude-permission").start(() -> decide(request));
+        }
+
+        /** Runs on its own thread: waits for the human, then answers unless the CLI withdrew the request. */
+        private void decide(ClaudeMessage.ControlRequest request) {
+            String id = request.requestId();
+            String reply;
+            boolean acquired = false;
+            try {
+                interactions.acquire();
+                acquired = true;
+                if (withdrawn.contains(id)) {
+                    return;
+                }
+                asking = id;
+                reply = answer(request);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                reply = ClaudeWire.deny(id, ClaudePermissions.DENIED, false);
+            } catch (RuntimeException e) {
+                // Timed out, stale or the task ended (the lifecycle stops the turn), or a bad request: deny.
+                reply = ClaudeWire.deny(id, "The request was not approved", false);
+            } finally {
+                asking = null;
+                if (acquired) {
+                    interactions.release();
+                }
+            }
+            if (!withdrawn.contains(id)) {
+                child.send(reply);
+            }
+        }
+
+        private String answer(ClaudeMessage.ControlRequest request) {
+            String id = request.requestId();
+            JsonNode r = request.request();
+            JsonNode input = r.path("input");
+            if (ClaudeQuestions.TOOL.equals(r.path("tool_name").asText(""))) {
+                Optional<QuestionRequest> questions = ClaudeQuestions.request(input);
+                if (questions.isEmpty()) {
+                    return ClaudeWire.deny(id, ClaudeQuestions.REFUSED, false);
+                }
+                List<QuestionAnswer> answers = context.askQuestion(questions.get());
+                return ClaudeWire.allow(id, ClaudeQuestions.answered(input, questions.get(), answers), List.of());
+            }
+            if (profile == TaskProfile.REVIEW) {
+                // A review task never asks a human to let Claude change something: refused at once.
+                return ClaudeWire.deny(id, ClaudePermissions.REVIEW_DENIED, false);
+            }
+            ClaudePermissions.Prepared prepared = ClaudePermissions.approval(r);
+            ApprovalResolution resolution = context.requestApproval(prepared.request());
+            if (resolution.decision() == ApprovalDecision.CANCEL_TASK) {
+                cancelRequested = true; // the deny with interrupt ends the turn; the lifecycle cancels the task
+            }
+            return ClaudePermissions.response(id, r, resolution, prepared.sessionUpdates());
+        }
+
+        private void withdraw(String requestId) {
+            withdrawn.add(requestId);
+            if (requestId.equals(asking)) {
+                context.abandonPendingRequest();
+            }
+        }
+    }
+}
