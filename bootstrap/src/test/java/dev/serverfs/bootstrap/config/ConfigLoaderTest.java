@@ -702,6 +702,29 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void claude_runs_claude_on_path_unless_a_binary_is_named_and_its_probe_timeout_is_strict() throws Exception {
+        assertEquals(ServerFsConfig.Claude.DEFAULTS, load().agent().claude());
+        env.put("SERVERFS_CLAUDE_BIN", "/opt/reference/claude");
+        assertEquals("/opt/reference/claude", load().agent().claude().bin(), "the reference name is read");
+        env.put("SERVERFS_AGENT_CLAUDE_BIN", "/opt/claude/bin/claude");
+        assertEquals("/opt/claude/bin/claude", load().agent().claude().bin(), "the new name wins");
+        env.put("SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS", "2");
+        assertEquals(Duration.ofSeconds(2), load().agent().claude().probeTimeout());
+        env.put("SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS", "0");
+        assertThrows(ConfigurationException.class, this::load);
+        assertFalse(load_or_reason().contains("/opt"), "no path in the reason");
+    }
+
+    private String load_or_reason() {
+        try {
+            load();
+            return "";
+        } catch (ConfigurationException e) {
+            return e.reason();
+        }
+    }
+
+    @Test
     void lifecycle_limits_are_read_as_strict_positive_integers() throws Exception {
         env.put("SERVERFS_AGENT_TASK_TIMEOUT_SECONDS", "60");
         env.put("SERVERFS_AGENT_INTERACTION_TIMEOUT_SECONDS", "30");

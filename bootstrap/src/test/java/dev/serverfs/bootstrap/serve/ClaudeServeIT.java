@@ -199,6 +199,9 @@ class ClaudeServeIT {
         String id = e.submit("Think slowly");
         long pid = e.awaitProvider().provider().orElseThrow().pid();
         e.mock.awaitRequests(1, WAIT);
+        assertTrue(
+                ClaudeCode.running(bin).stream().anyMatch(p -> p.pid() == pid),
+                "the orphan check sees a running claude child");
         Instant cancelled = Instant.now();
         JsonNode out = e.mcp.call("cancel_agent_task", Map.of("task_id", id)).ok();
         assertEquals("cancelled", out.get("status").asText(), "terminal before the call returns (v0.7.3 §14.1)");
