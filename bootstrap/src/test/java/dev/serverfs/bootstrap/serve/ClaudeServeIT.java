@@ -202,6 +202,11 @@ class ClaudeServeIT {
         assertTrue(
                 ClaudeCode.running(bin).stream().anyMatch(p -> p.pid() == pid),
                 "the orphan check sees a running claude child");
+        assertEquals(
+                "AGENT_PROVIDER_ERROR",
+                e.mcp.call("send_agent_message", Map.of("task_id", id, "message", "faster please"))
+                        .code(),
+                "live_steer is false for Claude");
         Instant cancelled = Instant.now();
         JsonNode out = e.mcp.call("cancel_agent_task", Map.of("task_id", id)).ok();
         assertEquals("cancelled", out.get("status").asText(), "terminal before the call returns (v0.7.3 §14.1)");
