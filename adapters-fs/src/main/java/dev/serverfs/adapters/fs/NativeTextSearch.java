@@ -239,7 +239,7 @@ final class NativeTextSearch implements AutoCloseable {
     private static boolean selected(Run run, IgnoreFrame frame, WorkdirPath path, boolean isDir, boolean anyGit) {
         List<String> relativeToRoot =
                 path.parts().subList(run.root.parts().size(), path.parts().size());
-        IgnoreFile.Verdict override = run.overrides.match(String.join("/", relativeToRoot), isDir);
+        IgnoreFile.Verdict override = run.overrides.match(relativeToRoot, isDir);
         if (override == IgnoreFile.Verdict.WHITELIST) {
             return true;
         }
