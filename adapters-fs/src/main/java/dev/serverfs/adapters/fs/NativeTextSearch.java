@@ -167,7 +167,8 @@ final class NativeTextSearch implements AutoCloseable {
         int fd = -1;
         int current = dirFd;
         List<Integer> opened = new ArrayList<>();
-        try {
+        // A confined arena: the read buffer is freed when the file is parsed, not whenever a GC runs.
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             String[] parts = relative.split("/");
             for (int i = 0; i < parts.length - 1; i++) {
                 current = Syscalls.openat(current, parts[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
@@ -178,8 +179,7 @@ final class NativeTextSearch implements AutoCloseable {
             if (!st.isRegularFile()) {
                 return null;
             }
-            java.lang.foreign.MemorySegment buf =
-                    java.lang.foreign.Arena.ofAuto().allocate(64 * 1024);
+            java.lang.foreign.MemorySegment buf = arena.allocate(64 * 1024);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             long n;
             while ((n = Syscalls.read(fd, buf, buf.byteSize())) > 0 && out.size() < IGNORE_FILE_CEILING) {
