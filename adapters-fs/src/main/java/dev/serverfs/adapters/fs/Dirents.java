@@ -3,6 +3,7 @@ package dev.serverfs.adapters.fs;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import dev.serverfs.adapters.fs.linux.ErrnoException;
+import dev.serverfs.adapters.fs.linux.ScratchPool;
 import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.domain.workdir.CodePointOrder;
 import java.lang.foreign.Arena;
@@ -32,8 +33,9 @@ final class Dirents {
 
     private static final int BUFFER = 64 * 1024;
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.nativeOrder());
-    private static final ThreadLocal<MemorySegment> BUFFERS =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(BUFFER, 8));
+    /** Reused across calls and threads: a fresh virtual thread per call made per-thread buffers churn. */
+    private static final ScratchPool<MemorySegment> BUFFERS =
+            new ScratchPool<>(() -> Arena.ofAuto().allocate(BUFFER, 8));
 
     private Dirents() {}
 
@@ -55,7 +57,15 @@ final class Dirents {
     }
 
     private static void scan(int fd, Sink sink) throws ErrnoException {
-        MemorySegment buf = BUFFERS.get();
+        MemorySegment buf = BUFFERS.acquire();
+        try {
+            scan(fd, buf, sink);
+        } finally {
+            BUFFERS.release(buf);
+        }
+    }
+
+    private static void scan(int fd, MemorySegment buf, Sink sink) throws ErrnoException {
         while (true) {
             int n = Syscalls.getdents64(fd, buf);
             if (n == 0) {

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import dev.serverfs.adapters.fs.linux.ErrnoException;
 import dev.serverfs.adapters.fs.linux.Syscalls;
+import dev.serverfs.domain.file.LineExcerpt;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -27,11 +28,13 @@ import java.util.regex.Pattern;
  */
 final class FileScanner {
 
-    /** A matching line. */
-    record Hit(long line, String text) {}
+    /** A matching line, as an excerpt around its first match when it is long. */
+    record Hit(long line, LineExcerpt text) {}
 
     private static final int INITIAL_CAPACITY = 64 * 1024;
     private static final int STAGING = 256 * 1024;
+    /** Bytes (or chars) searched between two checks of the stop signal. */
+    private static final int WINDOW = 1 << 20;
 
     private final Arena arena = Arena.ofAuto();
     private final MemorySegment staging = arena.allocate(STAGING);
@@ -52,8 +55,10 @@ final class FileScanner {
     static final class Query {
         final String latin1;
         final Pattern insensitive;
+        final int length;
 
         Query(String text, boolean caseSensitive) {
+            this.length = text.length();
             this.latin1 = new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
             this.insensitive = caseSensitive
                     ? null
@@ -109,7 +114,7 @@ final class FileScanner {
             }
             int regionEnd = eof ? end : lastTerminator + 1;
             if (regionEnd > 0) {
-                lineBase = searchRegion(regionEnd, query, lineBase, hits, cap);
+                lineBase = searchRegion(regionEnd, query, lineBase, hits, cap, stop);
                 if (hits.size() >= cap) {
                     return hits;
                 }
@@ -122,28 +127,44 @@ final class FileScanner {
         }
     }
 
-    /** Searches complete lines {@code [0, regionEnd)}; returns the line number after the region. */
-    private long searchRegion(int regionEnd, Query query, long lineBase, List<Hit> hits, int cap) {
+    /**
+     * Searches complete lines {@code [0, regionEnd)}; returns the line number after the region. The search runs in
+     * windows of {@link #WINDOW} bytes with {@code stop} checked between them, so one huge line cannot keep a
+     * stopped search busy (issue 10 §1: the deadline bounds all of a search's work).
+     */
+    private long searchRegion(
+            int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
         String hay = new String(buffer, 0, regionEnd, StandardCharsets.ISO_8859_1);
         if (query.insensitive != null) {
-            return searchInsensitive(hay, regionEnd, query.insensitive, lineBase, hits, cap);
+            return searchInsensitive(hay, regionEnd, query, lineBase, hits, cap, stop);
         }
+        String needle = query.latin1;
         long line = lineBase;
         int counted = 0;
         int from = 0;
         while (from < regionEnd && hits.size() < cap) {
-            int at = hay.indexOf(query.latin1, from);
-            if (at < 0 || at >= regionEnd) {
+            int at = -1;
+            int scanFrom = from;
+            while (true) {
+                int windowEnd = (int) Math.min(regionEnd, (long) scanFrom + WINDOW + needle.length());
+                at = hay.indexOf(needle, scanFrom, windowEnd);
+                if (at >= 0 || windowEnd == regionEnd || stop.getAsBoolean()) {
+                    break;
+                }
+                // Overlap the next window so a match across the boundary is still found.
+                scanFrom = windowEnd - needle.length() + 1;
+            }
+            if (at < 0) {
                 break;
             }
             int start = hay.lastIndexOf('\n', at - 1) + 1;
-            int stop = hay.indexOf('\n', at);
-            int lineEnd = stop < 0 ? regionEnd : stop;
+            int newline = hay.indexOf('\n', at + needle.length());
+            int lineEnd = newline < 0 || newline > regionEnd ? regionEnd : newline;
             line += countNewlines(hay, counted, start);
             counted = start;
-            String text = decodeLine(start, lineEnd);
-            if (text != null) {
-                hits.add(new Hit(line, text));
+            Hit hit = excerpt(line, start, lineEnd, at, at + needle.length());
+            if (hit != null) {
+                hits.add(hit);
             }
             from = lineEnd + 1;
         }
@@ -151,17 +172,28 @@ final class FileScanner {
     }
 
     private long searchInsensitive(
-            String latin, int regionEnd, Pattern pattern, long lineBase, List<Hit> hits, int cap) {
+            String latin, int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
         long line = lineBase;
         int lineStart = 0;
-        while (lineStart < regionEnd && hits.size() < cap) {
+        int overlap = query.length;
+        while (lineStart < regionEnd && hits.size() < cap && !stop.getAsBoolean()) {
             int nl = latin.indexOf('\n', lineStart);
             int lineEnd = nl < 0 ? regionEnd : nl;
             String text = decodeLine(lineStart, lineEnd);
             if (text != null) {
-                Matcher m = pattern.matcher(text);
-                if (m.find()) {
-                    hits.add(new Hit(line, text));
+                Matcher m = query.insensitive.matcher(text);
+                int scanFrom = 0;
+                while (true) {
+                    int windowEnd = (int) Math.min(text.length(), (long) scanFrom + WINDOW + overlap);
+                    m.region(scanFrom, windowEnd);
+                    if (m.find()) {
+                        hits.add(new Hit(line, LineExcerpt.of(text, m.start(), m.end(), false)));
+                        break;
+                    }
+                    if (windowEnd == text.length() || stop.getAsBoolean()) {
+                        break;
+                    }
+                    scanFrom = Math.max(scanFrom + 1, windowEnd - overlap);
                 }
             }
             line++;
@@ -178,6 +210,98 @@ final class FileScanner {
             at = hay.indexOf('\n', at + 1);
         }
         return count;
+    }
+
+    /**
+     * The hit for the line {@code [start, end)} of the buffer with a match at bytes {@code [matchStart, matchEnd)}, or
+     * null when the line is not valid UTF-8 (ripgrep reports it as bytes, which the reference cannot show). A line
+     * over {@link LineExcerpt#MAX_BYTES} is validated whole but only a window around the match is decoded.
+     */
+    private Hit excerpt(long line, int start, int end, int matchStart, int matchEnd) {
+        if (end - start <= LineExcerpt.MAX_BYTES) {
+            String text = decodeLine(start, end);
+            if (text == null) {
+                return null;
+            }
+            int from = chars(start, matchStart);
+            return new Hit(line, LineExcerpt.of(text, from, from + chars(matchStart, matchEnd), false));
+        }
+        if (!validUtf8(buffer, start, end)) {
+            return null;
+        }
+        int windowStart = boundaryAtOrAfter(Math.max(start, matchStart - LineExcerpt.MAX_BYTES), end);
+        int windowEnd = (int) Math.min(end, (long) matchEnd + LineExcerpt.MAX_BYTES);
+        windowEnd = boundaryAtOrAfter(windowEnd, end);
+        String window = new String(buffer, windowStart, windowEnd - windowStart, StandardCharsets.UTF_8);
+        int from = chars(windowStart, matchStart);
+        int to = from + chars(matchStart, Math.min(matchEnd, windowEnd));
+        return new Hit(line, LineExcerpt.of(window, from, to, true));
+    }
+
+    /**
+     * Whether {@code [from, to)} is well-formed UTF-8 as the strict decoder sees it: no stray continuation byte,
+     * no truncated, overlong or surrogate sequence, nothing above U+10FFFF. Checks a long line without decoding it.
+     */
+    static boolean validUtf8(byte[] b, int from, int to) {
+        int i = from;
+        while (i < to) {
+            int lead = b[i] & 0xFF;
+            if (lead < 0x80) {
+                i++;
+                continue;
+            }
+            int need;
+            int min;
+            if (lead >= 0xC2 && lead <= 0xDF) {
+                need = 1;
+                min = 0x80;
+            } else if (lead >= 0xE0 && lead <= 0xEF) {
+                need = 2;
+                min = 0x800;
+            } else if (lead >= 0xF0 && lead <= 0xF4) {
+                need = 3;
+                min = 0x10000;
+            } else {
+                return false;
+            }
+            if (i + need >= to) {
+                return false;
+            }
+            int cp = lead & (0x3F >> need);
+            for (int k = 1; k <= need; k++) {
+                int c = b[i + k] & 0xFF;
+                if ((c & 0xC0) != 0x80) {
+                    return false;
+                }
+                cp = (cp << 6) | (c & 0x3F);
+            }
+            if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+                return false;
+            }
+            i += need + 1;
+        }
+        return true;
+    }
+
+    /** The first index {@code >= at} (and {@code <= limit}) that does not point into the middle of a character. */
+    private int boundaryAtOrAfter(int at, int limit) {
+        int i = at;
+        while (i < limit && (buffer[i] & 0xC0) == 0x80) {
+            i++;
+        }
+        return i;
+    }
+
+    /** UTF-16 length of the valid UTF-8 bytes {@code [from, to)}: one char per sequence, two for 4-byte ones. */
+    private int chars(int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            int b = buffer[i] & 0xFF;
+            if ((b & 0xC0) != 0x80) {
+                n += b >= 0xF0 ? 2 : 1;
+            }
+        }
+        return n;
     }
 
     private String decodeLine(int start, int end) {

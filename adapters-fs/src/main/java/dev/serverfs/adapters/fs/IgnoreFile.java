@@ -1,16 +1,16 @@
 package dev.serverfs.adapters.fs;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * One ignore file ({@code .gitignore}, {@code .ignore}, {@code .rgignore}, {@code .git/info/exclude}) or the
  * set of {@code --glob} overrides, with the gitignore semantics ripgrep applies: comments, {@code \} escapes,
  * {@code !} whitelists, trailing {@code /} for directories only, patterns without a slash matching at any
  * depth, {@code *} and {@code ?} never crossing {@code /}, {@code **} for any number of directories; the last
- * matching pattern wins. Paths are relative to the file's directory, {@code /}-separated.
+ * matching pattern wins. Paths are relative to the file's directory, {@code /}-separated. Matching is linear in
+ * the rules and never backtracks (see {@link GitGlob}).
  */
 final class IgnoreFile {
 
@@ -21,7 +21,7 @@ final class IgnoreFile {
         WHITELIST
     }
 
-    private record Rule(Pattern regex, boolean whitelist, boolean directoryOnly) {}
+    private record Rule(GitGlob glob, boolean whitelist, boolean directoryOnly) {}
 
     private final List<Rule> rules;
 
@@ -54,19 +54,24 @@ final class IgnoreFile {
         for (String glob : globs) {
             Rule rule = parseLine(glob);
             if (rule != null) {
-                rules.add(new Rule(rule.regex(), !rule.whitelist(), rule.directoryOnly()));
+                rules.add(new Rule(rule.glob(), !rule.whitelist(), rule.directoryOnly()));
             }
         }
         return new IgnoreFile(rules);
     }
 
     Verdict match(String relativePath, boolean isDirectory) {
+        return match(Arrays.asList(relativePath.split("/", -1)), isDirectory);
+    }
+
+    /** The verdict for a path given as its components, relative to the file's directory. */
+    Verdict match(List<String> relativePath, boolean isDirectory) {
         for (int i = rules.size() - 1; i >= 0; i--) {
             Rule rule = rules.get(i);
             if (rule.directoryOnly() && !isDirectory) {
                 continue;
             }
-            if (rule.regex().matcher(relativePath).matches()) {
+            if (rule.glob().matches(relativePath)) {
                 return rule.whitelist() ? Verdict.WHITELIST : Verdict.IGNORE;
             }
         }
@@ -114,95 +119,8 @@ final class IgnoreFile {
         if (glob.endsWith("/**")) {
             glob = glob + "/*";
         }
-        try {
-            return new Rule(Pattern.compile(translate(glob), Pattern.DOTALL), whitelist, directoryOnly);
-        } catch (PatternSyntaxException e) {
-            // ripgrep reports a bad glob and skips it.
-            return null;
-        }
-    }
-
-    /** Glob to regex with a literal separator: {@code *}, {@code ?} and classes never match {@code /}. */
-    static String translate(String glob) {
-        StringBuilder re = new StringBuilder();
-        int n = glob.length();
-        int i = 0;
-        while (i < n) {
-            char c = glob.charAt(i);
-            if (c == '*' && i + 1 < n && glob.charAt(i + 1) == '*') {
-                boolean startBoundary = i == 0 || glob.charAt(i - 1) == '/';
-                boolean endBoundary = i + 2 == n || glob.charAt(i + 2) == '/';
-                if (startBoundary && endBoundary) {
-                    if (i + 2 == n) {
-                        re.append(".*");
-                        i += 2;
-                    } else {
-                        re.append("(?:.*/)?");
-                        i += 3;
-                    }
-                    continue;
-                }
-                re.append("[^/]*");
-                i += 2;
-                continue;
-            }
-            switch (c) {
-                case '*' -> re.append("[^/]*");
-                case '?' -> re.append("[^/]");
-                case '[' -> {
-                    int close = classEnd(glob, i);
-                    if (close < 0) {
-                        throw new PatternSyntaxException("unclosed character class", glob, i);
-                    }
-                    re.append(charClass(glob.substring(i + 1, close)));
-                    i = close;
-                }
-                case '\\' -> {
-                    if (i + 1 < n) {
-                        i++;
-                        re.append(Pattern.quote(String.valueOf(glob.charAt(i))));
-                    } else {
-                        throw new PatternSyntaxException("dangling escape", glob, i);
-                    }
-                }
-                default -> re.append(Pattern.quote(String.valueOf(c)));
-            }
-            i++;
-        }
-        return re.toString();
-    }
-
-    private static int classEnd(String glob, int open) {
-        int j = open + 1;
-        if (j < glob.length() && (glob.charAt(j) == '!' || glob.charAt(j) == '^')) {
-            j++;
-        }
-        if (j < glob.length() && glob.charAt(j) == ']') {
-            j++;
-        }
-        while (j < glob.length() && glob.charAt(j) != ']') {
-            j++;
-        }
-        return j < glob.length() ? j : -1;
-    }
-
-    private static String charClass(String body) {
-        StringBuilder out = new StringBuilder("[");
-        int k = 0;
-        if (!body.isEmpty() && (body.charAt(0) == '!' || body.charAt(0) == '^')) {
-            out.append('^');
-            k = 1;
-        }
-        for (; k < body.length(); k++) {
-            char c = body.charAt(k);
-            if (c == '-' && k > 0 && k < body.length() - 1) {
-                out.append('-');
-            } else if (Character.isLetterOrDigit(c)) {
-                out.append(c);
-            } else {
-                out.append('\\').append(c);
-            }
-        }
-        return out.append("&&[^/]]").toString();
+        GitGlob compiled = GitGlob.compile(glob);
+        // ripgrep reports a bad glob and skips it.
+        return compiled == null ? null : new Rule(compiled, whitelist, directoryOnly);
     }
 }

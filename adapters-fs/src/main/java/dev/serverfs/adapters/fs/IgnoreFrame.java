@@ -34,7 +34,7 @@ record IgnoreFrame(
         IgnoreFile.Verdict exclude = IgnoreFile.Verdict.NONE;
         boolean sawGit = false;
         for (IgnoreFrame f = this; f != null; f = f.parent) {
-            String relative = null;
+            List<String> relative = null;
             if (custom == IgnoreFile.Verdict.NONE && f.rgignore != null) {
                 relative = relative(f, entry);
                 custom = f.rgignore.match(relative, isDirectory);
@@ -63,7 +63,7 @@ record IgnoreFrame(
         return false;
     }
 
-    private static String relative(IgnoreFrame frame, List<String> entry) {
-        return String.join("/", entry.subList(frame.directory.size(), entry.size()));
+    private static List<String> relative(IgnoreFrame frame, List<String> entry) {
+        return entry.subList(frame.directory.size(), entry.size());
     }
 }

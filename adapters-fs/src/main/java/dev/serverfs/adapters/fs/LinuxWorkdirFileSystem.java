@@ -26,6 +26,8 @@ import dev.serverfs.domain.file.FileType;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -119,48 +121,80 @@ public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, WorkdirM
     public void walk(Workdir workdir, WorkdirPath root, WalkVisitor visitor) {
         String label = label(workdir, root);
         int fd = confinement.open(root(workdir, label), root, DIRECTORY_FLAGS, label);
+        // An explicit stack, not recursion: a chain of thousands of directories must not overflow the thread's
+        // stack (issue 10 §3). One descriptor per level: bounded by depth, not width (v0.7.2).
+        ArrayDeque<Level> stack = new ArrayDeque<>();
+        stack.push(Level.open(fd, root, label));
         try {
-            walkDirectory(fd, root, visitor, label);
-        } finally {
-            Syscalls.close(fd);
-        }
-    }
-
-    /** Returns false when the visitor stopped the walk. One descriptor per level: bounded by depth (v0.7.2). */
-    private boolean walkDirectory(int fd, WorkdirPath dir, WalkVisitor visitor, String label) {
-        List<Dirents.Dirent> entries;
-        try {
-            entries = Dirents.read(fd);
-        } catch (ErrnoException e) {
-            if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
-                throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label);
-            }
-            return true;
-        }
-        entries.sort(Dirents.BY_NAME);
-        for (Dirents.Dirent d : entries) {
-            WorkdirPath path = dir.child(d.name());
-            FileType type = typeOf(fd, d);
-            if (type == null) {
-                continue;
-            }
-            WalkVisitor.WalkDecision decision = visitor.visit(path, type);
-            switch (decision) {
-                case STOP -> {
-                    return false;
+            while (!stack.isEmpty()) {
+                Level level = stack.peek();
+                if (level.next == level.entries.size()) {
+                    Syscalls.close(stack.pop().fd);
+                    continue;
                 }
-                case SKIP -> {}
-                case CONTINUE -> {
-                    if (type == FileType.DIRECTORY && !enter(fd, path, visitor, label)) {
-                        return false;
+                Dirents.Dirent d = level.entries.get(level.next++);
+                WorkdirPath path = level.dir.child(d.name());
+                FileType type = typeOf(level.fd, d);
+                if (type == null) {
+                    continue;
+                }
+                switch (visitor.visit(path, type)) {
+                    case STOP -> {
+                        return;
+                    }
+                    case SKIP -> {}
+                    case CONTINUE -> {
+                        if (type == FileType.DIRECTORY) {
+                            Level child = enter(level.fd, path, label);
+                            if (child != null) {
+                                stack.push(child);
+                            }
+                        }
                     }
                 }
             }
+        } finally {
+            while (!stack.isEmpty()) {
+                Syscalls.close(stack.pop().fd);
+            }
         }
-        return true;
     }
 
-    private boolean enter(int parent, WorkdirPath path, WalkVisitor visitor, String label) {
+    /** One open directory of a walk: its descriptor (owned), its sorted entries and the next one to visit. */
+    private static final class Level {
+        final int fd;
+        final WorkdirPath dir;
+        final List<Dirents.Dirent> entries;
+        int next;
+
+        private Level(int fd, WorkdirPath dir, List<Dirents.Dirent> entries) {
+            this.fd = fd;
+            this.dir = dir;
+            this.entries = entries;
+        }
+
+        /** Reads {@code fd}'s entries; takes ownership of {@code fd}, closing it if this fails. */
+        static Level open(int fd, WorkdirPath dir, String label) {
+            List<Dirents.Dirent> entries;
+            try {
+                entries = Dirents.read(fd);
+            } catch (ErrnoException e) {
+                if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
+                    Syscalls.close(fd);
+                    throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label);
+                }
+                entries = new ArrayList<>();
+            } catch (RuntimeException | Error e) {
+                Syscalls.close(fd);
+                throw e;
+            }
+            entries.sort(Dirents.BY_NAME);
+            return new Level(fd, dir, entries);
+        }
+    }
+
+    /** The child directory opened for walking, or null when it cannot be (gone, unreadable, swapped). */
+    private Level enter(int parent, WorkdirPath path, String label) {
         hook.beforeEnter(path);
         int child;
         try {
@@ -170,13 +204,9 @@ public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, WorkdirM
             if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
                 throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label);
             }
-            return true;
+            return null;
         }
-        try {
-            return walkDirectory(child, path, visitor, label);
-        } finally {
-            Syscalls.close(child);
-        }
+        return Level.open(child, path, label);
     }
 
     /** The entry's own type from {@code d_type}, or an {@code lstat} when the filesystem does not say; null if gone. */

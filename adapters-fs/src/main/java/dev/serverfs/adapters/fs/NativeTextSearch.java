@@ -17,6 +17,7 @@ import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.file.FileStat;
 import dev.serverfs.domain.file.FileType;
 import dev.serverfs.domain.workdir.PathPolicy;
+import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -83,6 +84,7 @@ final class NativeTextSearch implements AutoCloseable {
         final WorkdirPath root;
         volatile boolean timedOut;
         boolean full;
+        boolean depthLimited;
 
         Run(TextSearch request, WorkdirPath root) {
             this.request = request;
@@ -120,7 +122,7 @@ final class NativeTextSearch implements AutoCloseable {
         if (run.timedOut) {
             return new TextSearchOutcome.TimedOut();
         }
-        return new TextSearchOutcome.Completed(run.matches, run.full);
+        return new TextSearchOutcome.Completed(run.matches, run.full, run.depthLimited);
     }
 
     /** Ignore files of the directories between the workdir root and the search root. */
@@ -165,7 +167,8 @@ final class NativeTextSearch implements AutoCloseable {
         int fd = -1;
         int current = dirFd;
         List<Integer> opened = new ArrayList<>();
-        try {
+        // A confined arena: the read buffer is freed when the file is parsed, not whenever a GC runs.
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             String[] parts = relative.split("/");
             for (int i = 0; i < parts.length - 1; i++) {
                 current = Syscalls.openat(current, parts[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
@@ -176,8 +179,7 @@ final class NativeTextSearch implements AutoCloseable {
             if (!st.isRegularFile()) {
                 return null;
             }
-            java.lang.foreign.MemorySegment buf =
-                    java.lang.foreign.Arena.ofAuto().allocate(64 * 1024);
+            java.lang.foreign.MemorySegment buf = arena.allocate(64 * 1024);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             long n;
             while ((n = Syscalls.read(fd, buf, buf.byteSize())) > 0 && out.size() < IGNORE_FILE_CEILING) {
@@ -195,51 +197,102 @@ final class NativeTextSearch implements AutoCloseable {
         }
     }
 
-    /** Depth-first walk; returns false when the search must end (limit, deadline). */
-    private boolean walk(Run run, int dirFd, WorkdirPath dir, IgnoreFrame frame) {
-        List<Dirents.Dirent> entries;
+    /** One open directory of the walk: descriptor (owned unless it is the search root), ignore frame, entries. */
+    private static final class Level {
+        final int fd;
+        final boolean owned;
+        final WorkdirPath dir;
+        final IgnoreFrame frame;
+        final boolean anyGit;
+        final List<Dirents.Dirent> entries;
+        int next;
+
+        Level(int fd, boolean owned, WorkdirPath dir, IgnoreFrame frame, List<Dirents.Dirent> entries) {
+            this.fd = fd;
+            this.owned = owned;
+            this.dir = dir;
+            this.frame = frame;
+            this.anyGit = frame != null && frame.anyGit();
+            this.entries = entries;
+        }
+    }
+
+    /**
+     * Depth-first walk with an explicit stack (a chain of thousands of directories must not overflow the thread's
+     * stack, issue 10 §3); directories {@link ServerLimits#MAX_WALK_DEPTH} levels below the search root are not
+     * entered and mark the run {@code depthLimited}. Every entry first checks the deadline.
+     */
+    private void walk(Run run, int searchFd, WorkdirPath root, IgnoreFrame rootFrame) {
+        ArrayDeque<Level> stack = new ArrayDeque<>();
+        stack.push(new Level(searchFd, false, root, rootFrame, entries(run, searchFd, root)));
         try {
-            entries = Dirents.read(dirFd);
+            while (!stack.isEmpty()) {
+                Level level = stack.peek();
+                if (level.next == level.entries.size()) {
+                    close(stack.pop());
+                    continue;
+                }
+                if (run.expired()) {
+                    return;
+                }
+                Dirents.Dirent d = level.entries.get(level.next++);
+                FileType type = LinuxWorkdirFileSystem.typeOf(level.fd, d);
+                if (type != FileType.FILE && type != FileType.DIRECTORY) {
+                    continue;
+                }
+                boolean isDir = type == FileType.DIRECTORY;
+                WorkdirPath path = level.dir.child(d.name());
+                if (isDir ? !run.policy.mayContainVisible(d.name()) : !run.policy.pathVisible(path)) {
+                    continue;
+                }
+                if (!selected(run, level.frame, path, isDir, level.anyGit)) {
+                    continue;
+                }
+                if (!isDir) {
+                    if (!submit(run, level.fd, path)) {
+                        return;
+                    }
+                } else if (path.parts().size() - root.parts().size() >= ServerLimits.MAX_WALK_DEPTH) {
+                    run.depthLimited = true;
+                } else {
+                    Level child = descend(run, level, path);
+                    if (child != null) {
+                        stack.push(child);
+                    }
+                }
+            }
+        } finally {
+            while (!stack.isEmpty()) {
+                close(stack.pop());
+            }
+        }
+    }
+
+    private static void close(Level level) {
+        if (level.owned) {
+            Syscalls.close(level.fd);
+        }
+    }
+
+    /** A directory's entries in code-point order; none when it cannot be read (as ripgrep skips it). */
+    private static List<Dirents.Dirent> entries(Run run, int dirFd, WorkdirPath dir) {
+        try {
+            List<Dirents.Dirent> entries = Dirents.read(dirFd);
+            entries.sort(Dirents.BY_NAME);
+            return entries;
         } catch (ErrnoException e) {
             if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
                 throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, FsFailures.label(run.policy.alias(), dir.display()));
             }
-            return true;
+            return List.of();
         }
-        entries.sort(Dirents.BY_NAME);
-        boolean anyGit = frame != null && frame.anyGit();
-        for (Dirents.Dirent d : entries) {
-            if (run.expired()) {
-                return false;
-            }
-            FileType type = LinuxWorkdirFileSystem.typeOf(dirFd, d);
-            if (type != FileType.FILE && type != FileType.DIRECTORY) {
-                continue;
-            }
-            boolean isDir = type == FileType.DIRECTORY;
-            WorkdirPath path = dir.child(d.name());
-            if (isDir ? !run.policy.mayContainVisible(d.name()) : !run.policy.pathVisible(path)) {
-                continue;
-            }
-            if (!selected(run, frame, path, isDir, anyGit)) {
-                continue;
-            }
-            if (isDir) {
-                if (!descend(run, dirFd, path, frame)) {
-                    return false;
-                }
-            } else if (!submit(run, dirFd, path)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** ripgrep's order: overrides decide first; otherwise the ignore files (hidden files are searched). */
     private static boolean selected(Run run, IgnoreFrame frame, WorkdirPath path, boolean isDir, boolean anyGit) {
         List<String> relativeToRoot =
                 path.parts().subList(run.root.parts().size(), path.parts().size());
-        IgnoreFile.Verdict override = run.overrides.match(String.join("/", relativeToRoot), isDir);
+        IgnoreFile.Verdict override = run.overrides.match(relativeToRoot, isDir);
         if (override == IgnoreFile.Verdict.WHITELIST) {
             return true;
         }
@@ -252,20 +305,22 @@ final class NativeTextSearch implements AutoCloseable {
         return frame == null || !frame.ignored(path.parts(), isDir, anyGit);
     }
 
-    private boolean descend(Run run, int parentFd, WorkdirPath path, IgnoreFrame frame) {
+    /** The opened child directory with its ignore frame and entries, or null when it cannot be opened. */
+    private static Level descend(Run run, Level parent, WorkdirPath path) {
         int child;
         try {
-            child = Syscalls.openat(parentFd, path.name(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+            child = Syscalls.openat(parent.fd, path.name(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
         } catch (ErrnoException e) {
             if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
                 throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, FsFailures.label(run.policy.alias(), path.display()));
             }
-            return true;
+            return null;
         }
         try {
-            return walk(run, child, path, frameFor(child, path, frame));
-        } finally {
+            return new Level(child, true, path, frameFor(child, path, parent.frame), entries(run, child, path));
+        } catch (RuntimeException | Error e) {
             Syscalls.close(child);
+            throw e;
         }
     }
 
@@ -333,7 +388,8 @@ final class NativeTextSearch implements AutoCloseable {
             return false;
         }
         for (FileScanner.Hit hit : result.hits()) {
-            run.matches.add(new TextMatch(result.path(), hit.line(), hit.text()));
+            run.matches.add(new TextMatch(
+                    result.path(), hit.line(), hit.text().text(), hit.text().truncated()));
             if (run.matches.size() >= run.request.stopAfter()) {
                 run.full = true;
                 run.stop.set(true);

@@ -1,7 +1,11 @@
 package dev.serverfs.adapters.fs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -61,5 +65,49 @@ class IgnoreFileTest {
     })
     void overrides_invert_the_meaning_of_a_glob(String glob, String path, IgnoreFile.Verdict expected) {
         assertEquals(expected, IgnoreFile.overrides(java.util.List.of(glob)).match(path, false));
+    }
+
+    @ParameterizedTest(name = "{0} vs {1} -> {2}")
+    @CsvSource({
+        "a**b, axyb, IGNORE",
+        "a**b, ax/yb, NONE",
+        "**, any/thing, IGNORE",
+        "x/**, x/a/b, IGNORE",
+        "x/**, x, NONE",
+        "**/x/**/y, a/x/b/c/y, IGNORE",
+        "**/x/**/y, x/y, IGNORE",
+        "a/*/c, a/b/c, IGNORE",
+        "a/*/c, a/b/b/c, NONE",
+        "[!a]?.txt, bx.txt, IGNORE",
+        "[^a]?.txt, ax.txt, NONE",
+        "[a-c]*, b.txt, IGNORE",
+        "'\\*.c', '*.c', IGNORE",
+        "'\\*.c', 'x.c', NONE",
+        "ü?.md, ü需.md, IGNORE",
+        "[z-a].c, z.c, NONE",
+        "[ab, [ab, NONE",
+    })
+    void double_stars_classes_and_escapes(String glob, String path, IgnoreFile.Verdict expected) {
+        assertEquals(expected, IgnoreFile.parse(glob).match(path, false));
+    }
+
+    @Test
+    void pathological_globs_match_in_linear_time() {
+        String name = "a".repeat(60);
+        List<String> globs =
+                List.of("*?*?*?*?*?*?*?*?z", "*a*a*a*a*a*b", "**/**/**/**/**/**/**/**/z", "*a*a*a*a*a*a*a*a*a*a*a*a*b");
+        String deep = String.join("/", java.util.Collections.nCopies(60, "a"));
+        // The regex translation this replaced took hours on each of these.
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            for (String glob : globs) {
+                IgnoreFile rules = IgnoreFile.parse(glob);
+                IgnoreFile overrides = IgnoreFile.overrides(List.of(glob));
+                for (int i = 0; i < 1000; i++) {
+                    assertEquals(IgnoreFile.Verdict.NONE, rules.match(name, false), glob);
+                    assertEquals(IgnoreFile.Verdict.NONE, rules.match(deep, false), glob);
+                    assertEquals(IgnoreFile.Verdict.NONE, overrides.match("dir/" + name, false), glob);
+                }
+            }
+        });
     }
 }

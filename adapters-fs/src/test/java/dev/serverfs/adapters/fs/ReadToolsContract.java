@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.serverfs.adapters.fs.linux.OpenFlags;
+import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.application.port.in.FindFilesUseCase.FindFilesQuery;
 import dev.serverfs.application.port.in.ListDirectoryUseCase.DirectoryPage;
 import dev.serverfs.application.port.in.ListDirectoryUseCase.Entry;
@@ -35,6 +38,7 @@ import dev.serverfs.application.service.StatFileService;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.file.FileStat;
+import dev.serverfs.domain.file.LineExcerpt;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
 import dev.serverfs.domain.workdir.ServerLimits;
@@ -197,7 +201,11 @@ abstract class ReadToolsContract {
     }
 
     TextFileContent cat(String path) {
-        return read.readTextFile(new ReadTextFileQuery("wd", path, null, null));
+        return cat("wd", path);
+    }
+
+    TextFileContent cat(String workdir, String path) {
+        return read.readTextFile(new ReadTextFileQuery(workdir, path, null, null));
     }
 
     FileStatus st(String path) {
@@ -775,14 +783,14 @@ abstract class ReadToolsContract {
         TextMatches m = grep("wd", "needle");
         assertEquals(
                 List.of(
-                        new Match("a/deep.txt", 2, "needle crlf\r"),
-                        new Match("b.txt", 1, "one needle"),
-                        new Match("b.txt", 3, "needle two"),
-                        new Match("k.key/inner.txt", 1, "needle in key dir")),
+                        new Match("a/deep.txt", 2, "needle crlf\r", false),
+                        new Match("b.txt", 1, "one needle", false),
+                        new Match("b.txt", 3, "needle two", false),
+                        new Match("k.key/inner.txt", 1, "needle in key dir", false)),
                 m.matches());
         assertFalse(m.truncated());
         TextMatches open = grep("open", "needle hidden");
-        assertEquals(List.of(new Match(".hidden/h.txt", 1, "needle hidden")), open.matches());
+        assertEquals(List.of(new Match(".hidden/h.txt", 1, "needle hidden", false)), open.matches());
     }
 
     @Test
@@ -793,7 +801,7 @@ abstract class ReadToolsContract {
         TextMatches insensitive = search.searchText(new SearchTextQuery("wd", "needle", "", null, false, null));
         assertEquals(4, insensitive.returned());
         TextMatches globbed = search.searchText(new SearchTextQuery("wd", "needle", "", "*.txt", null, null));
-        assertEquals(List.of(new Match("y.txt", 1, "needle")), globbed.matches());
+        assertEquals(List.of(new Match("y.txt", 1, "needle", false)), globbed.matches());
         TextMatches limited = search.searchText(new SearchTextQuery("wd", "needle", "", null, false, 2));
         assertEquals(2, limited.returned());
         assertTrue(limited.truncated());
@@ -808,7 +816,8 @@ abstract class ReadToolsContract {
         write("ok.txt", "needle\n");
         rebuild(new ServerLimits(100, 500, 50, 100, 200_000, Duration.ofSeconds(15), 100, 50));
         assertEquals(
-                List.of(new Match("ok.txt", 1, "needle")), grep("wd", "needle").matches());
+                List.of(new Match("ok.txt", 1, "needle", false)),
+                grep("wd", "needle").matches());
     }
 
     @Test
@@ -850,10 +859,163 @@ abstract class ReadToolsContract {
     @Test
     void utf8_bom_is_stripped_for_search_and_read() throws IOException {
         writeBytes("bom.txt", new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, 'h', 'i', '\n'});
-        assertEquals(List.of(new Match("bom.txt", 1, "hi")), grep("wd", "hi").matches());
+        assertEquals(
+                List.of(new Match("bom.txt", 1, "hi", false)), grep("wd", "hi").matches());
         assertEquals("hi\n", cat("bom.txt").content());
         assertArrayEquals(
                 "hi\n".getBytes(StandardCharsets.UTF_8),
                 resource.readResource("wd", "bom.txt").getBytes(StandardCharsets.UTF_8));
+    }
+
+    // ---------------------------------------------------------------- hostile input (issue 10)
+
+    /**
+     * A chain of {@code depth} directories named {@code d} below {@code top}, with {@code file} at the bottom. Its
+     * path is longer than the kernel accepts at once, so it is built (and removed) one descriptor at a time.
+     */
+    void chain(String top, int depth, String file, String content) throws Exception {
+        int fd = Syscalls.openat(OpenFlags.AT_FDCWD, root.toString(), OpenFlags.O_RDONLY | OpenFlags.O_DIRECTORY, 0);
+        try {
+            for (int i = 0; i < depth; i++) {
+                String name = i == 0 ? top : "d";
+                Syscalls.mkdirat(fd, name, 0755);
+                int child = Syscalls.openat(fd, name, OpenFlags.O_RDONLY | OpenFlags.O_DIRECTORY, 0);
+                Syscalls.close(fd);
+                fd = child;
+            }
+            Files.writeString(Path.of("/proc/self/fd/" + fd).resolve(file), content);
+        } finally {
+            Syscalls.close(fd);
+        }
+    }
+
+    /** Removes what {@link #chain} built (GNU rm walks by descriptor; the @TempDir clean-up cannot). */
+    void removeChain(String top) throws Exception {
+        Process rm = new ProcessBuilder("rm", "-rf", "--", top)
+                .directory(root.toFile())
+                .inheritIO()
+                .start();
+        assertTrue(rm.waitFor(60, TimeUnit.SECONDS), "rm did not finish");
+        assertEquals(0, rm.exitValue());
+    }
+
+    @Test
+    void a_directory_chain_thousands_deep_gives_a_clean_truncated_result() throws Exception {
+        write("top.txt", "needle top\n");
+        chain("deep", 3000, "bottom.txt", "needle bottom\n");
+        chain("shallow", ServerLimits.MAX_WALK_DEPTH - 1, "reachable.txt", "needle reachable\n");
+        try {
+            st("");
+            int baseline = openDescriptors();
+            var found = find.findFiles(new FindFilesQuery("wd", "*.txt", "", 100));
+            assertEquals(
+                    List.of("shallow/" + "d/".repeat(ServerLimits.MAX_WALK_DEPTH - 2) + "reachable.txt", "top.txt"),
+                    found.paths());
+            assertTrue(found.truncated(), "a directory too deep to enter makes the result truncated");
+            TextMatches matches = grep("wd", "needle");
+            assertEquals(
+                    List.of("shallow", "top.txt"),
+                    matches.matches().stream().map(m -> m.path().split("/")[0]).toList());
+            assertTrue(matches.truncated());
+            TextMatches inside = search.searchText(new SearchTextQuery("wd", "needle", "deep/d/d", null, null, null));
+            assertEquals(0, inside.returned());
+            assertTrue(inside.truncated());
+            assertEquals(baseline, openDescriptors(), "a descriptor leaked");
+            assertFalse(find.findFiles(new FindFilesQuery("wd", "top.txt", "", 100))
+                    .paths()
+                    .isEmpty());
+        } finally {
+            removeChain("deep");
+            removeChain("shallow");
+        }
+    }
+
+    @Test
+    void pathological_globs_and_ignore_rules_answer_at_once() throws Exception {
+        mkdir(".git");
+        write(".gitignore", "*a*a*a*a*a*b\n*?*?*?*?*?*?*?*?z\n");
+        write("a".repeat(60) + ".txt", "needle one\n");
+        write("sub/" + "a".repeat(59) + "c", "needle two\n");
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            // Each of these ran for hours with the regex translation (issue 10 §1).
+            assertEquals(
+                    2,
+                    search.searchText(new SearchTextQuery("open", "needle", "", null, null, null))
+                            .returned());
+            assertEquals(
+                    0,
+                    search.searchText(new SearchTextQuery("open", "needle", "", "*?*?*?*?*?*?*?*?z", null, null))
+                            .returned());
+            assertEquals(
+                    0,
+                    search.searchText(new SearchTextQuery("open", "needle", "", "*a*a*a*a*a*a*a*a*a*b", null, null))
+                            .returned());
+            assertEquals(0, findAll("*?*?*?*?*?*?*?*?z").size());
+            assertEquals(0, findAll("*a*a*a*a*a*a*a*a*a*a*a*b").size());
+        });
+    }
+
+    @Test
+    void a_long_matched_line_comes_back_as_a_capped_excerpt() throws IOException {
+        String prefix = "\u00e9".repeat(3 << 20);
+        write("huge.txt", "short needle\n" + prefix + "needle" + "x".repeat(4 << 20) + "\nafter\n");
+        for (Boolean caseSensitive : new Boolean[] {true, false}) {
+            TextMatches found = search.searchText(new SearchTextQuery("wd", "NEEDLE", "", null, caseSensitive, null));
+            if (caseSensitive) {
+                assertEquals(0, found.returned());
+                found = search.searchText(new SearchTextQuery("wd", "needle", "", null, true, null));
+            }
+            assertEquals(2, found.returned(), "case sensitive: " + caseSensitive);
+            assertEquals(
+                    new Match("huge.txt", 1, "short needle", false),
+                    found.matches().get(0));
+            Match cut = found.matches().get(1);
+            assertEquals(2, cut.line());
+            assertTrue(cut.textTruncated());
+            int size = cut.text().getBytes(StandardCharsets.UTF_8).length;
+            assertTrue(size <= LineExcerpt.MAX_BYTES && size > LineExcerpt.MAX_BYTES - 4, "excerpt of " + size);
+            assertTrue(cut.text().contains("\u00e9needlex"), "the match with context on both sides");
+            assertEquals(cut.text(), new String(cut.text().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void the_whole_answer_is_capped_in_bytes() throws IOException {
+        String dir = String.join("/", java.util.Collections.nCopies(12, "p".repeat(250)));
+        String line = "needle " + "y".repeat(2000) + "\n";
+        for (int i = 0; i < 100; i++) {
+            write(dir + "/f" + i + ".txt", line);
+        }
+        TextMatches found = search.searchText(new SearchTextQuery("wd", "needle", "", null, null, 100));
+        assertTrue(found.truncated());
+        assertTrue(found.returned() > 10 && found.returned() < 100, "returned " + found.returned());
+        long bytes = 0;
+        for (Match m : found.matches()) {
+            bytes +=
+                    m.path().getBytes(StandardCharsets.UTF_8).length + m.text().getBytes(StandardCharsets.UTF_8).length;
+        }
+        assertTrue(bytes <= ServerLimits.SEARCH_RESPONSE_MAX_BYTES, bytes + " bytes");
+    }
+
+    @Test
+    void unpaired_surrogates_are_refused_on_every_read_channel() throws IOException {
+        write("x.pe?", "needle\n");
+        String bad = "x.pe\udfff";
+        assertEquals(ErrorCode.ACCESS_DENIED, code(() -> cat(bad)));
+        assertEquals(ErrorCode.ACCESS_DENIED, code(() -> st(bad)));
+        assertEquals(ErrorCode.ACCESS_DENIED, code(() -> ls("\ud800")));
+        assertEquals(ErrorCode.ACCESS_DENIED, code(() -> resource.readResource("wd", bad)));
+        assertEquals(
+                ErrorCode.ACCESS_DENIED,
+                code(() -> search.searchText(new SearchTextQuery("wd", "needle", "\ud800", null, null, null))));
+        assertEquals(
+                ErrorCode.ACCESS_DENIED, code(() -> find.findFiles(new FindFilesQuery("wd", "*", "\ud800", null))));
+        assertEquals(ErrorCode.INVALID_ARGUMENTS, code(() -> findAll("x.pe\udfff")));
+        assertEquals(ErrorCode.INVALID_ARGUMENTS, code(() -> grep("wd", "need\ud800")));
+        assertEquals(
+                ErrorCode.INVALID_ARGUMENTS,
+                code(() -> search.searchText(new SearchTextQuery("wd", "needle", "", "*.pe\udfff", null, null))));
+        assertEquals(ErrorCode.WORKDIR_NOT_FOUND, code(() -> cat("\ud800wd", "x")));
+        assertEquals("needle\n", cat("x.pe?").content());
     }
 }

@@ -60,7 +60,7 @@ class ReadToolsTest {
                 throw new ServerFsException(ErrorCode.SEARCH_TIMEOUT, "search in docs: exceeded 15s");
             }
             return new SearchTextUseCase.TextMatches(
-                    List.of(new SearchTextUseCase.Match("a.py", 7, "x = 1")), 1, false);
+                    List.of(new SearchTextUseCase.Match("a.py", 7, "x = 1", false)), 1, false);
         };
         ReadTextFileUseCase read = q -> {
             queries.add(q);
@@ -146,7 +146,7 @@ class ReadToolsTest {
         assertEquals(new SearchTextUseCase.SearchTextQuery("docs", "x", "", "*.py", false, 3), queries.getLast());
         assertEquals(
                 json(
-                        "{\"matches\":[{\"path\":\"a.py\",\"line\":7,\"text\":\"x = 1\"}],\"returned\":1,\"truncated\":false}"),
+                        "{\"matches\":[{\"path\":\"a.py\",\"line\":7,\"text\":\"x = 1\",\"text_truncated\":false}],\"returned\":1,\"truncated\":false}"),
                 reparsed(matches.get("structuredContent")));
         assertEquals(Map.of("returned", 1, "truncated", false), lastEvent().counters());
         assertFalse(lastEvent().toString().contains("x = 1"), "audit never carries content");

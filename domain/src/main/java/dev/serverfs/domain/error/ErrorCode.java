@@ -65,6 +65,8 @@ public enum ErrorCode {
     FILE_INGRESS_BAD_REQUEST,
     NOT_FOUND,
     CONFIGURATION_ERROR,
+    /** A known tool argument with a wrong type or value (MCP 2025-11-25 input validation as a tool result). */
+    INVALID_ARGUMENTS,
 
     // §10.2 Agent, MCP side
     AGENT_DISABLED,

@@ -5,8 +5,8 @@ import dev.serverfs.domain.error.ServerFsException;
 
 /**
  * Builds filesystem tool failures in the reference's shape {@code <workdir>:<path> — <message>} (contract
- * reference §2.0). Control characters in an agent-supplied path are shown as {@code ?} so a message stays one
- * printable line.
+ * reference §2.0). Control characters in an agent-supplied path are shown as {@code ?} and unpaired surrogates as
+ * U+FFFD, so a message stays one printable line (see {@link AgentText#printable}).
  */
 public final class PathFailure {
 
@@ -16,12 +16,8 @@ public final class PathFailure {
         return new ServerFsException(code, label(alias, path) + " — " + message);
     }
 
-    /** {@code <workdir>:<path>} with control characters replaced. */
+    /** {@code <workdir>:<path>} with control characters and unpaired surrogates replaced. */
     public static String label(String alias, String path) {
-        StringBuilder out = new StringBuilder(alias.length() + path.length() + 1)
-                .append(alias)
-                .append(':');
-        path.codePoints().forEach(cp -> out.appendCodePoint(cp < 0x20 || cp == 0x7f ? '?' : cp));
-        return out.toString();
+        return alias + ':' + AgentText.printable(path);
     }
 }

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * One workdir's path rules (contract reference §2.0), pure and without filesystem access: normalisation
- * ({@code ACCESS_DENIED} for NUL, {@code PATH_OUTSIDE_WORKDIR} for absolute, {@code ~} or escaping paths), then
+ * ({@code ACCESS_DENIED} for NUL or an unpaired surrogate, {@code PATH_OUTSIDE_WORKDIR} for absolute, {@code ~} or escaping paths), then
  * {@code RESERVED_PATH}, {@code HIDDEN_PATH_NOT_ALLOWED} and {@code DENIED_PATH}, in that order. Also answers
  * the entry-visibility questions of listings, walks and search results.
  */
@@ -45,6 +45,10 @@ public final class PathPolicy {
         String input = raw == null ? "" : raw;
         if (input.indexOf('\0') >= 0) {
             throw PathFailure.of(ErrorCode.ACCESS_DENIED, alias, input, "path contains a NUL character");
+        }
+        if (!AgentText.wellFormed(input)) {
+            // Refused like NUL, before any rule: its UTF-8 form would name another file (issue 10 §8).
+            throw PathFailure.of(ErrorCode.ACCESS_DENIED, alias, input, "path is not valid Unicode");
         }
         if (input.startsWith("/") || input.startsWith("~")) {
             throw PathFailure.of(

@@ -20,7 +20,8 @@ public record WorkdirPath(List<String> parts) {
                     || part.equals(".")
                     || part.equals("..")
                     || part.indexOf('/') >= 0
-                    || part.indexOf('\0') >= 0) {
+                    || part.indexOf('\0') >= 0
+                    || !AgentText.wellFormed(part)) {
                 throw new IllegalArgumentException("not a normalised path component");
             }
         }

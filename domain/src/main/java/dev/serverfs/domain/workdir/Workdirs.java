@@ -32,7 +32,8 @@ public record Workdirs(List<Workdir> all) {
                 return w;
             }
         }
-        throw new ServerFsException(ErrorCode.WORKDIR_NOT_FOUND, "'" + alias + "' is not a configured workdir");
+        throw new ServerFsException(
+                ErrorCode.WORKDIR_NOT_FOUND, "'" + AgentText.printable(alias) + "' is not a configured workdir");
     }
 
     public boolean anyBinaryTransfer() {

@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PathPolicyTest {
 
@@ -68,6 +69,27 @@ class PathPolicyTest {
         ServerFsException e = assertThrows(ServerFsException.class, () -> strict.resolve(raw));
         assertEquals(expected, e.code());
         assertTrue(e.getMessage().startsWith("wd:"), e.getMessage());
+    }
+
+    @ParameterizedTest(name = "{index}")
+    @ValueSource(strings = {"\ud800", "x.pe\udfff", "a/\udc00/b.txt", "\udbff\udbff", "ok\ud83d", "\ude00x.env"})
+    void an_unpaired_surrogate_is_refused_before_any_rule_and_never_echoed_raw(String raw) {
+        // Its UTF-8 form is '?': the policy would judge one name and the kernel open another (issue 10 §8).
+        for (PathPolicy policy : List.of(strict, lenient)) {
+            ServerFsException e = assertThrows(ServerFsException.class, () -> policy.resolve(raw));
+            assertEquals(ErrorCode.ACCESS_DENIED, e.code());
+            assertTrue(e.getMessage().endsWith(" — path is not valid Unicode"), e.getMessage());
+            assertTrue(AgentText.wellFormed(e.getMessage()), "the message must be encodable: " + e.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> WorkdirPath.ROOT.child("x.pe\udfff"));
+    }
+
+    @Test
+    void paired_surrogates_are_ordinary_characters() {
+        assertEquals("\ud83d\ude00/x.txt", lenient.resolve("\ud83d\ude00/x.txt").display());
+        assertTrue(AgentText.wellFormed("\ud83d\ude00"));
+        assertFalse(AgentText.wellFormed("\ude00\ud83d"));
+        assertEquals("a?\ufffd\ud83d\ude00", AgentText.printable("a\n\ud800\ud83d\ude00"));
     }
 
     @Test

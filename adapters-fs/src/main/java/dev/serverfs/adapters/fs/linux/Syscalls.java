@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The system calls adapters-fs uses, each a thin typed wrapper that retries {@code EINTR} and reports failure
- * as {@link ErrnoException}. Per-thread scratch memory (call state, path buffer, {@code struct statx},
+ * as {@link ErrnoException}. Pooled scratch memory (call state, path buffer, {@code struct statx},
  * {@code struct open_how}) keeps a call allocation-free. Paths are passed as UTF-8; they never contain NUL
  * because the domain rejects it.
  */
@@ -63,9 +63,9 @@ public final class Syscalls {
     private static final MethodHandle FSETXATTR = Libc.function(
             "fsetxattr", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
 
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    private static final ScratchPool<Scratch> SCRATCH = new ScratchPool<>(Scratch::new);
 
-    /** Per-thread native scratch memory, freed by the GC with its thread. */
+    /** Native scratch memory for one call at a time, borrowed from {@link #SCRATCH} (issue 10 §4b). */
     private static final class Scratch {
         final Arena arena = Arena.ofAuto();
         final MemorySegment callState = Libc.newCallState(arena);
@@ -99,61 +99,75 @@ public final class Syscalls {
 
     /** {@code openat(2)}. */
     public static int openat(int dirfd, String path, int flags, int mode) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        MemorySegment p = s.path(path);
-        while (true) {
-            int fd;
-            try {
-                fd = (int) OPENAT.invokeExact(s.callState, dirfd, p, flags, mode);
-            } catch (Throwable t) {
-                throw rethrow(t);
+        Scratch s = SCRATCH.acquire();
+        try {
+            MemorySegment p = s.path(path);
+            while (true) {
+                int fd;
+                try {
+                    fd = (int) OPENAT.invokeExact(s.callState, dirfd, p, flags, mode);
+                } catch (Throwable t) {
+                    throw rethrow(t);
+                }
+                if (fd >= 0) {
+                    return fd;
+                }
+                throwUnlessInterrupted("openat", s);
             }
-            if (fd >= 0) {
-                return fd;
-            }
-            throwUnlessInterrupted("openat", s);
+        } finally {
+            SCRATCH.release(s);
         }
     }
 
     /** {@code openat2(2)} through {@code syscall(2)}: {@code struct open_how {flags, mode, resolve}}. */
     public static int openat2(int dirfd, String path, long flags, long mode, long resolve) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        MemorySegment p = s.path(path);
-        s.openHow.set(JAVA_LONG, 0, flags);
-        s.openHow.set(JAVA_LONG, 8, mode);
-        s.openHow.set(JAVA_LONG, 16, resolve);
-        while (true) {
-            long fd;
-            try {
-                fd = (long) SYSCALL4.invokeExact(s.callState, OpenFlags.SYS_OPENAT2, (long) dirfd, p, s.openHow, 24L);
-            } catch (Throwable t) {
-                throw rethrow(t);
+        Scratch s = SCRATCH.acquire();
+        try {
+            MemorySegment p = s.path(path);
+            s.openHow.set(JAVA_LONG, 0, flags);
+            s.openHow.set(JAVA_LONG, 8, mode);
+            s.openHow.set(JAVA_LONG, 16, resolve);
+            while (true) {
+                long fd;
+                try {
+                    fd = (long)
+                            SYSCALL4.invokeExact(s.callState, OpenFlags.SYS_OPENAT2, (long) dirfd, p, s.openHow, 24L);
+                } catch (Throwable t) {
+                    throw rethrow(t);
+                }
+                if (fd >= 0) {
+                    return (int) fd;
+                }
+                int errno = Libc.errno(s.callState);
+                if (errno != Errno.EINTR && errno != Errno.EAGAIN) {
+                    // EAGAIN only with RESOLVE_CACHED (unused) or a racing rename: retrying is what the man page
+                    // advises.
+                    throw new ErrnoException("openat2", errno);
+                }
             }
-            if (fd >= 0) {
-                return (int) fd;
-            }
-            int errno = Libc.errno(s.callState);
-            if (errno != Errno.EINTR && errno != Errno.EAGAIN) {
-                // EAGAIN only with RESOLVE_CACHED (unused) or a racing rename: retrying is what the man page advises.
-                throw new ErrnoException("openat2", errno);
-            }
+        } finally {
+            SCRATCH.release(s);
         }
     }
 
     /** {@code statx(2)} with the basic stats; {@code flags} e.g. {@code AT_SYMLINK_NOFOLLOW}, {@code AT_EMPTY_PATH}. */
     public static FileStat statx(int dirfd, String path, int flags) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        MemorySegment p = s.path(path);
-        int rc;
+        Scratch s = SCRATCH.acquire();
         try {
-            rc = (int) STATX.invokeExact(s.callState, dirfd, p, flags, STATX_BASIC_STATS, s.statx);
-        } catch (Throwable t) {
-            throw rethrow(t);
+            MemorySegment p = s.path(path);
+            int rc;
+            try {
+                rc = (int) STATX.invokeExact(s.callState, dirfd, p, flags, STATX_BASIC_STATS, s.statx);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+            if (rc != 0) {
+                throw new ErrnoException("statx", Libc.errno(s.callState));
+            }
+            return toFileStat(s.statx);
+        } finally {
+            SCRATCH.release(s);
         }
-        if (rc != 0) {
-            throw new ErrnoException("statx", Libc.errno(s.callState));
-        }
-        return toFileStat(s.statx);
     }
 
     /** {@code fstat} of an open descriptor (any type, {@code O_PATH} included), never following a symlink. */
@@ -163,137 +177,197 @@ public final class Syscalls {
 
     /** {@code getdents64(2)}: fills {@code buffer} with {@code struct linux_dirent64} records; 0 at the end. */
     public static int getdents64(int fd, MemorySegment buffer) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        while (true) {
-            long n;
-            try {
-                n = (long) GETDENTS64.invokeExact(s.callState, fd, buffer, buffer.byteSize());
-            } catch (Throwable t) {
-                throw rethrow(t);
+        Scratch s = SCRATCH.acquire();
+        try {
+            while (true) {
+                long n;
+                try {
+                    n = (long) GETDENTS64.invokeExact(s.callState, fd, buffer, buffer.byteSize());
+                } catch (Throwable t) {
+                    throw rethrow(t);
+                }
+                if (n >= 0) {
+                    return (int) n;
+                }
+                throwUnlessInterrupted("getdents64", s);
             }
-            if (n >= 0) {
-                return (int) n;
-            }
-            throwUnlessInterrupted("getdents64", s);
+        } finally {
+            SCRATCH.release(s);
         }
     }
 
     /** {@code read(2)} into native memory; 0 at end of file. */
     public static long read(int fd, MemorySegment buffer, long count) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        while (true) {
-            long n;
-            try {
-                n = (long) READ.invokeExact(s.callState, fd, buffer, Math.min(count, buffer.byteSize()));
-            } catch (Throwable t) {
-                throw rethrow(t);
+        Scratch s = SCRATCH.acquire();
+        try {
+            while (true) {
+                long n;
+                try {
+                    n = (long) READ.invokeExact(s.callState, fd, buffer, Math.min(count, buffer.byteSize()));
+                } catch (Throwable t) {
+                    throw rethrow(t);
+                }
+                if (n >= 0) {
+                    return n;
+                }
+                throwUnlessInterrupted("read", s);
             }
-            if (n >= 0) {
-                return n;
-            }
-            throwUnlessInterrupted("read", s);
+        } finally {
+            SCRATCH.release(s);
         }
     }
 
     /** {@code close(2)}; errors are ignored (Linux frees the descriptor even on EINTR). */
     public static void close(int fd) {
-        Scratch s = SCRATCH.get();
+        Scratch s = SCRATCH.acquire();
         try {
-            int ignored = (int) CLOSE.invokeExact(s.callState, fd);
-        } catch (Throwable t) {
-            throw rethrow(t);
+            try {
+                int ignored = (int) CLOSE.invokeExact(s.callState, fd);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+        } finally {
+            SCRATCH.release(s);
         }
     }
 
     /** {@code write(2)} of the whole buffer (loops over short writes). */
     public static void writeFully(int fd, MemorySegment buffer, long count) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        long done = 0;
-        while (done < count) {
-            long n;
-            try {
-                n = (long) WRITE.invokeExact(s.callState, fd, buffer.asSlice(done), count - done);
-            } catch (Throwable t) {
-                throw rethrow(t);
+        Scratch s = SCRATCH.acquire();
+        try {
+            long done = 0;
+            while (done < count) {
+                long n;
+                try {
+                    n = (long) WRITE.invokeExact(s.callState, fd, buffer.asSlice(done), count - done);
+                } catch (Throwable t) {
+                    throw rethrow(t);
+                }
+                if (n >= 0) {
+                    done += n;
+                } else {
+                    throwUnlessInterrupted("write", s);
+                }
             }
-            if (n >= 0) {
-                done += n;
-            } else {
-                throwUnlessInterrupted("write", s);
-            }
+        } finally {
+            SCRATCH.release(s);
         }
     }
 
     /** {@code fsync(2)}. */
     public static void fsync(int fd) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        retrying("fsync", s, () -> (int) FSYNC.invokeExact(s.callState, fd));
+        Scratch s = SCRATCH.acquire();
+        try {
+            retrying("fsync", s, () -> (int) FSYNC.invokeExact(s.callState, fd));
+        } finally {
+            SCRATCH.release(s);
+        }
     }
 
     /** {@code fchmod(2)}: permission bits including setuid, setgid and sticky. */
     public static void fchmod(int fd, int mode) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        retrying("fchmod", s, () -> (int) FCHMOD.invokeExact(s.callState, fd, mode));
+        Scratch s = SCRATCH.acquire();
+        try {
+            retrying("fchmod", s, () -> (int) FCHMOD.invokeExact(s.callState, fd, mode));
+        } finally {
+            SCRATCH.release(s);
+        }
     }
 
     /** {@code fchown(2)}. */
     public static void fchown(int fd, int uid, int gid) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        retrying("fchown", s, () -> (int) FCHOWN.invokeExact(s.callState, fd, uid, gid));
+        Scratch s = SCRATCH.acquire();
+        try {
+            retrying("fchown", s, () -> (int) FCHOWN.invokeExact(s.callState, fd, uid, gid));
+        } finally {
+            SCRATCH.release(s);
+        }
     }
 
     /** {@code linkat(2)} without following: never replaces an existing {@code newName} (EEXIST). */
     public static void linkat(int oldDir, String oldName, int newDir, String newName) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        MemorySegment a = s.path(oldName);
-        MemorySegment b = s.path2(newName);
-        retrying("linkat", s, () -> (int) LINKAT.invokeExact(s.callState, oldDir, a, newDir, b, 0));
+        Scratch s = SCRATCH.acquire();
+        try {
+            MemorySegment a = s.path(oldName);
+            MemorySegment b = s.path2(newName);
+            retrying("linkat", s, () -> (int) LINKAT.invokeExact(s.callState, oldDir, a, newDir, b, 0));
+        } finally {
+            SCRATCH.release(s);
+        }
     }
 
     /** {@code renameat(2)}: atomically replaces {@code newName}. */
     public static void renameat(int oldDir, String oldName, int newDir, String newName) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        MemorySegment a = s.path(oldName);
-        MemorySegment b = s.path2(newName);
-        retrying("renameat", s, () -> (int) RENAMEAT.invokeExact(s.callState, oldDir, a, newDir, b));
+        Scratch s = SCRATCH.acquire();
+        try {
+            MemorySegment a = s.path(oldName);
+            MemorySegment b = s.path2(newName);
+            retrying("renameat", s, () -> (int) RENAMEAT.invokeExact(s.callState, oldDir, a, newDir, b));
+        } finally {
+            SCRATCH.release(s);
+        }
     }
 
     /** {@code unlinkat(2)}; {@code AT_REMOVEDIR} removes an empty directory. */
     public static void unlinkat(int dir, String name, int flags) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        MemorySegment p = s.path(name);
-        retrying("unlinkat", s, () -> (int) UNLINKAT.invokeExact(s.callState, dir, p, flags));
+        Scratch s = SCRATCH.acquire();
+        try {
+            MemorySegment p = s.path(name);
+            retrying("unlinkat", s, () -> (int) UNLINKAT.invokeExact(s.callState, dir, p, flags));
+        } finally {
+            SCRATCH.release(s);
+        }
     }
 
     /** {@code mkdirat(2)}; the kernel applies the umask to {@code mode}. */
     public static void mkdirat(int dir, String name, int mode) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        MemorySegment p = s.path(name);
-        retrying("mkdirat", s, () -> (int) MKDIRAT.invokeExact(s.callState, dir, p, mode));
+        Scratch s = SCRATCH.acquire();
+        try {
+            MemorySegment p = s.path(name);
+            retrying("mkdirat", s, () -> (int) MKDIRAT.invokeExact(s.callState, dir, p, mode));
+        } finally {
+            SCRATCH.release(s);
+        }
     }
 
     /** {@code flock(2)}; {@code operation} e.g. {@code LOCK_EX | LOCK_NB} (busy: {@code EWOULDBLOCK}). */
     public static void flock(int fd, int operation) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        retrying("flock", s, () -> (int) FLOCK.invokeExact(s.callState, fd, operation));
+        Scratch s = SCRATCH.acquire();
+        try {
+            retrying("flock", s, () -> (int) FLOCK.invokeExact(s.callState, fd, operation));
+        } finally {
+            SCRATCH.release(s);
+        }
     }
 
     /** {@code flistxattr(2)} into {@code buffer} (size 0 asks for the needed size); returns the byte count. */
     public static long flistxattr(int fd, MemorySegment buffer, long size) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        return retrying("flistxattr", s, () -> (long) FLISTXATTR.invokeExact(s.callState, fd, buffer, size));
+        Scratch s = SCRATCH.acquire();
+        try {
+            return retrying("flistxattr", s, () -> (long) FLISTXATTR.invokeExact(s.callState, fd, buffer, size));
+        } finally {
+            SCRATCH.release(s);
+        }
     }
 
     /** {@code fgetxattr(2)} of a NUL-terminated {@code name}; size 0 asks for the needed size. */
     public static long fgetxattr(int fd, MemorySegment name, MemorySegment value, long size) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        return retrying("fgetxattr", s, () -> (long) FGETXATTR.invokeExact(s.callState, fd, name, value, size));
+        Scratch s = SCRATCH.acquire();
+        try {
+            return retrying("fgetxattr", s, () -> (long) FGETXATTR.invokeExact(s.callState, fd, name, value, size));
+        } finally {
+            SCRATCH.release(s);
+        }
     }
 
     /** {@code fsetxattr(2)} with flags 0 (create or replace). */
     public static void fsetxattr(int fd, MemorySegment name, MemorySegment value, long size) throws ErrnoException {
-        Scratch s = SCRATCH.get();
-        retrying("fsetxattr", s, () -> (int) FSETXATTR.invokeExact(s.callState, fd, name, value, size, 0));
+        Scratch s = SCRATCH.acquire();
+        try {
+            retrying("fsetxattr", s, () -> (int) FSETXATTR.invokeExact(s.callState, fd, name, value, size, 0));
+        } finally {
+            SCRATCH.release(s);
+        }
     }
 
     /** One downcall whose negative result means failure with {@code errno}; {@code int} results widen. */

@@ -17,12 +17,16 @@ public interface SearchTextUseCase {
         }
     }
 
-    /** Matches (path, 1-based line, line text without {@code \n}); {@code truncated} when more than the limit. */
+    /**
+     * Matches (path, 1-based line, line text without {@code \n}); {@code truncated} when more than the limit, more
+     * than the response budget, or a directory too deep to search.
+     */
     record TextMatches(List<Match> matches, int returned, boolean truncated) {
         public TextMatches {
             matches = List.copyOf(matches);
         }
     }
 
-    record Match(String path, long line, String text) {}
+    /** One match; {@code textTruncated} when {@code text} is only an excerpt of a longer line. */
+    record Match(String path, long line, String text, boolean textTruncated) {}
 }

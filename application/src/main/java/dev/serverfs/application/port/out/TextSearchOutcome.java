@@ -7,8 +7,11 @@ import java.util.Objects;
 /** How a content search ended: with its matches in deterministic order, or out of time. */
 public sealed interface TextSearchOutcome {
 
-    /** Matches in traversal order; {@code stoppedEarly} when the search stopped at {@link TextSearch#stopAfter()}. */
-    record Completed(List<TextMatch> matches, boolean stoppedEarly) implements TextSearchOutcome {
+    /**
+     * Matches in traversal order; {@code stoppedEarly} when the search stopped at {@link TextSearch#stopAfter()};
+     * {@code depthLimited} when directories below {@code ServerLimits.MAX_WALK_DEPTH} were not searched.
+     */
+    record Completed(List<TextMatch> matches, boolean stoppedEarly, boolean depthLimited) implements TextSearchOutcome {
         public Completed {
             matches = List.copyOf(matches);
         }
@@ -17,8 +20,11 @@ public sealed interface TextSearchOutcome {
     /** The wall-clock budget ran out; partial matches are discarded (reference §2.4). */
     record TimedOut() implements TextSearchOutcome {}
 
-    /** One matching line: workdir-relative path, 1-based line number, the line without its {@code \n}. */
-    record TextMatch(WorkdirPath path, long line, String text) {
+    /**
+     * One matching line: workdir-relative path, 1-based line number, the line without its {@code \n}, cut to a
+     * {@code LineExcerpt} around the match when longer ({@code textTruncated}).
+     */
+    record TextMatch(WorkdirPath path, long line, String text, boolean textTruncated) {
         public TextMatch {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(text, "text");
