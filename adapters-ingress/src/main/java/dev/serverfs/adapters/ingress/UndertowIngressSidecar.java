@@ -3,6 +3,7 @@ package dev.serverfs.adapters.ingress;
 import dev.serverfs.application.port.in.FetchRemoteFileUseCase;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
+import io.undertow.server.DefaultByteBufferPool;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -11,7 +12,7 @@ import org.xnio.Options;
 
 /**
  * The file-ingress sidecar's HTTP server (contract reference §8) on undertow-core: {@code POST /fetch} and
- * {@code GET /healthz} only, blocking work on virtual threads, at most {@value #MAX_CONCURRENT_FETCHES} fetches
+ * {@code GET /healthz} only, request bodies read and answers written without blocking, fetches on virtual threads, at most {@value #MAX_CONCURRENT_FETCHES} fetches
  * at a time (each may hold up to the byte ceiling in memory). No access log.
  */
 public final class UndertowIngressSidecar implements AutoCloseable {
@@ -32,12 +33,15 @@ public final class UndertowIngressSidecar implements AutoCloseable {
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
         Undertow server = Undertow.builder()
                 .addHttpListener(port, host)
+                // Undertow's default pool caches buffers per thread, a new cache per virtual thread (issue 10, 4b):
+                // one shared queue of at most 64 buffers of the default size instead.
+                .setByteBufferPool(new DefaultByteBufferPool(true, 16 * 1024 - 20, 64, 0))
                 .setIoThreads(2)
                 .setServerOption(UndertowOptions.ENABLE_HTTP2, false)
                 .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, (long) SidecarHandler.MAX_REQUEST_BYTES)
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 10_000)
                 .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
-                // Bounds every blocking socket read and write, so a stalled peer cannot hold a worker forever.
+                // Bounds every socket read and write, so a stalled peer cannot hold a connection forever.
                 .setSocketOption(Options.READ_TIMEOUT, 60_000)
                 .setSocketOption(Options.WRITE_TIMEOUT, 60_000)
                 .setHandler(new SidecarHandler(fetch, workers, MAX_CONCURRENT_FETCHES))

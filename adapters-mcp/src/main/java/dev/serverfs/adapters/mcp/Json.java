@@ -1,8 +1,12 @@
 package dev.serverfs.adapters.mcp;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.util.BufferRecycler;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import com.fasterxml.jackson.core.util.RecyclerPool;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,23 +19,38 @@ import java.io.IOException;
 /** The adapter's one JSON seam: strict parsing of requests, snake_case writing of tool payloads. */
 final class Json {
 
+    // Declared before the mappers: static fields are initialised in order, and the mappers' factories use it.
+    private static final int RECYCLED_BUFFER_SETS = 64;
+    private static final RecyclerPool<BufferRecycler> RECYCLERS =
+            JsonRecyclerPools.newBoundedPool(RECYCLED_BUFFER_SETS);
+
     /**
      * Wire messages: duplicate keys and trailing garbage are parse errors. Written as UTF-8 bytes, characters
      * outside the BMP as their 4-byte UTF-8 form (as a {@code String} encoded to UTF-8 would be), not as escapes.
      */
-    static final ObjectMapper WIRE = JsonMapper.builder()
+    static final ObjectMapper WIRE = JsonMapper.builder(factory())
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
 
     /** Tool payload records: component {@code binaryTransfer} is written as {@code binary_transfer}. */
-    static final ObjectMapper PAYLOAD = JsonMapper.builder()
+    static final ObjectMapper PAYLOAD = JsonMapper.builder(factory())
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
 
     private Json() {}
+
+    /**
+     * Jackson's default recycles its parse and write buffers per thread; every MCP call runs on a fresh virtual
+     * thread, so that "recycling" allocated a new set per call and kept it until the thread was collected. A
+     * bounded pool shared by all threads (and by both mappers) reuses them for real and holds at most
+     * {@value #RECYCLED_BUFFER_SETS} sets.
+     */
+    static JsonFactory factory() {
+        return JsonFactory.builder().recyclerPool(RECYCLERS).build();
+    }
 
     static ObjectNode object() {
         return JsonNodeFactory.instance.objectNode();

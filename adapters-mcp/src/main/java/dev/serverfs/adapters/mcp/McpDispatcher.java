@@ -47,18 +47,28 @@ final class McpDispatcher {
         this.instructions = Instructions.text(surfaces);
     }
 
-    /** The answer to an {@code initialize} request, and the session it opened when it succeeded. */
-    record Initialized(ObjectNode response, Optional<McpSession> session) {}
+    /**
+     * The answer to an {@code initialize} request, and the session it opened when it succeeded; {@code full} when
+     * no session could be opened because the session table is full.
+     */
+    record Initialized(ObjectNode response, Optional<McpSession> session, boolean full) {}
 
     Initialized initialize(JsonNode id, JsonNode params) {
         JsonNode requested = params == null ? null : params.get("protocolVersion");
         if (!(params instanceof ObjectNode) || requested == null || !requested.isTextual()) {
             return new Initialized(
                     JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "initialize needs params.protocolVersion"),
-                    Optional.empty());
+                    Optional.empty(),
+                    false);
         }
         String version = ProtocolVersions.negotiate(requested.textValue());
-        McpSession session = sessions.create(version);
+        Optional<McpSession> session = sessions.create(version);
+        if (session.isEmpty()) {
+            return new Initialized(
+                    JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "Server busy: too many open sessions, retry later"),
+                    Optional.empty(),
+                    true);
+        }
         ObjectNode result = Json.object();
         result.put("protocolVersion", version);
         ObjectNode capabilities = result.putObject("capabilities");
@@ -70,7 +80,7 @@ final class McpDispatcher {
         serverInfo.put("name", SERVER_NAME);
         serverInfo.put("version", serverVersion);
         result.put("instructions", instructions);
-        return new Initialized(JsonRpc.result(id, result), Optional.of(session));
+        return new Initialized(JsonRpc.result(id, result), session, false);
     }
 
     /** Notifications and client responses need no answer; {@code notifications/initialized} completes the handshake. */

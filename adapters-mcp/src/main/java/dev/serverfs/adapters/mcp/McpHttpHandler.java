@@ -1,8 +1,8 @@
 package dev.serverfs.adapters.mcp;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.undertow.server.Connectors;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HeaderMap;
@@ -10,7 +10,6 @@ import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -21,14 +20,18 @@ import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xnio.IoUtils;
 
 /**
  * Streamable HTTP at {@code /mcp} (MCP 2025-11-25 basic/transports) and {@code GET /healthz}. On the I/O thread
  * only cheap header checks run, in this order: Host (421), Origin (403), bearer token (401), method (405 with
- * {@code Allow}). POST and DELETE then continue on a virtual thread, where the body is read under the size limit
- * (413, chunked bodies included), Accept (406) and Content-Type (415) are checked, sessions (400 missing, 404
- * unknown or ended) and {@code MCP-Protocol-Version} (400 unsupported) are validated, and the message is
- * dispatched. Responses are single JSON documents; we offer no server-initiated SSE stream, so GET is 405.
+ * {@code Allow}). A POST body is then read on the I/O thread without blocking ({@link BodyReceiver}: 413 over the
+ * size limit, chunked bodies included; 503 when the bodies in flight of all requests would pass the shared byte
+ * budget), and only the complete body goes on to a virtual thread, where Accept (406) and Content-Type (415) are
+ * checked, sessions (400 missing, 404 unknown or ended) and {@code MCP-Protocol-Version} (400 unsupported) are
+ * validated, and the message is dispatched. Responses are single JSON documents written with Undertow's
+ * non-blocking sender; we offer no server-initiated SSE stream, so GET is 405. Whatever escapes the dispatcher
+ * (a {@code StackOverflowError}, a failing audit log) is answered {@code -32603 Internal error}, never an empty 500.
  */
 final class McpHttpHandler implements HttpHandler {
 
@@ -36,18 +39,19 @@ final class McpHttpHandler implements HttpHandler {
     static final String HEALTH_PATH = "/healthz";
     static final HttpString SESSION_HEADER = new HttpString("Mcp-Session-Id");
     static final HttpString VERSION_HEADER = new HttpString("MCP-Protocol-Version");
+    /** Seconds a client is asked to wait before retrying a 503 (RFC 9110 §10.2.3). */
+    static final String RETRY_AFTER_SECONDS = "1";
 
     private static final Logger log = LoggerFactory.getLogger(McpHttpHandler.class);
     private static final String JSON = "application/json";
     private static final String EVENT_STREAM = "text/event-stream";
     private static final String ALLOWED_METHODS = "POST, DELETE";
-    /** After the limit is passed, this much more is read and dropped so the client sees the 413. */
-    private static final long DRAIN_BYTES = 8L * 1024 * 1024;
 
     private final Supplier<RequestGate> gate;
     private final McpSessions sessions;
     private final McpDispatcher dispatcher;
     private final long maxBodyBytes;
+    private final BodyBudget budget;
     private final Executor workers;
 
     McpHttpHandler(
@@ -55,11 +59,13 @@ final class McpHttpHandler implements HttpHandler {
             McpSessions sessions,
             McpDispatcher dispatcher,
             long maxBodyBytes,
+            BodyBudget budget,
             Executor workers) {
         this.gate = Objects.requireNonNull(gate, "gate");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
         this.maxBodyBytes = maxBodyBytes;
+        this.budget = Objects.requireNonNull(budget, "budget");
         this.workers = Objects.requireNonNull(workers, "workers");
     }
 
@@ -92,9 +98,20 @@ final class McpHttpHandler implements HttpHandler {
         }
         HttpString method = exchange.getRequestMethod();
         if (Methods.POST.equals(method)) {
-            exchange.dispatch(workers, this::post);
+            BodyReceiver.receive(exchange, budget, maxBodyBytes, new BodyReceiver.Target() {
+                @Override
+                public void received(HttpServerExchange ex, BodyReceiver.Body body) {
+                    dispatch(ex, body);
+                }
+
+                @Override
+                public void refused(HttpServerExchange ex, BodyReceiver.Refusal refusal, long readBytes) {
+                    refuse(ex, refusal, readBytes);
+                }
+            });
         } else if (Methods.DELETE.equals(method)) {
-            exchange.dispatch(workers, this::delete);
+            // A map look-up and removal: cheap enough for the I/O thread, and DELETE carries no body to wait for.
+            delete(exchange);
         } else {
             // No server-initiated SSE stream: GET (and anything else) is 405 with Allow (transports §GET).
             exchange.getResponseHeaders().put(Headers.ALLOW, ALLOWED_METHODS);
@@ -102,20 +119,38 @@ final class McpHttpHandler implements HttpHandler {
         }
     }
 
-    private void post(HttpServerExchange exchange) throws IOException {
-        // Undertow's own default entity ceiling (UndertowOptions.DEFAULT_MAX_ENTITY_SIZE, 2 MiB) would answer a
-        // bare 413 below our limit (reference §1.4: up to 4*ceil(raw/3) + 64 KiB); readBody enforces the limit.
-        exchange.setMaxEntitySize(-1);
-        exchange.startBlocking();
+    /** Hands a complete body to a virtual thread; its budget share is returned however that ends. */
+    private void dispatch(HttpServerExchange exchange, BodyReceiver.Body body) {
+        exchange.addExchangeCompleteListener((ex, next) -> {
+            body.release();
+            next.proceed();
+        });
+        exchange.dispatch(workers, () -> {
+            try {
+                Connectors.executeRootHandler(ex -> post(ex, body), exchange);
+            } finally {
+                body.release();
+            }
+        });
+    }
+
+    private void post(HttpServerExchange exchange, BodyReceiver.Body body) {
+        JsonNode id = null;
+        try {
+            Optional<Envelope> envelope = envelope(exchange, body);
+            if (envelope.isPresent()) {
+                id = envelope.get().id();
+                answer(exchange, envelope.get());
+            }
+        } catch (RuntimeException | Error e) {
+            // CONTRACT.md §2: an unexpected fault is -32603 with a generic message, the detail only in the log.
+            fault(exchange, id, e);
+        }
+    }
+
+    /** The message of a POST, or the 406/415/400 answer already sent. */
+    private Optional<Envelope> envelope(HttpServerExchange exchange, BodyReceiver.Body body) {
         HeaderMap headers = exchange.getRequestHeaders();
-        if (exchange.getRequestContentLength() > maxBodyBytes) {
-            tooLarge(exchange, exchange.getInputStream(), 0);
-            return;
-        }
-        Optional<byte[]> body = readBody(exchange);
-        if (body.isEmpty()) {
-            return;
-        }
         if (!acceptsJsonAndEventStream(headers.get(Headers.ACCEPT))) {
             error(
                     exchange,
@@ -123,7 +158,7 @@ final class McpHttpHandler implements HttpHandler {
                     null,
                     JsonRpc.INVALID_REQUEST,
                     "Not Acceptable: Accept must include application/json and text/event-stream");
-            return;
+            return Optional.empty();
         }
         if (!isJson(headers.getFirst(Headers.CONTENT_TYPE))) {
             error(
@@ -132,36 +167,46 @@ final class McpHttpHandler implements HttpHandler {
                     null,
                     JsonRpc.INVALID_REQUEST,
                     "Unsupported Media Type: Content-Type must be application/json");
-            return;
+            return Optional.empty();
         }
         JsonNode message;
-        try {
-            message = Json.WIRE.readTree(body.get());
-        } catch (JacksonException e) {
+        try (InputStream in = body.stream()) {
+            message = Json.WIRE.readTree(in);
+        } catch (IOException e) {
             error(exchange, 400, null, JsonRpc.PARSE_ERROR, "Parse error");
-            return;
+            return Optional.empty();
         }
         if (message == null || message.isMissingNode()) {
             error(exchange, 400, null, JsonRpc.PARSE_ERROR, "Parse error");
-            return;
+            return Optional.empty();
         }
         if (message.isArray()) {
             // Batching was removed in 2025-06-18; a POST body is one JSON-RPC message.
             error(exchange, 400, null, JsonRpc.INVALID_REQUEST, "Batch requests are not supported");
-            return;
+            return Optional.empty();
         }
         Envelope envelope = Envelope.of(message);
         if (envelope.kind() == Envelope.Kind.INVALID) {
             error(exchange, 400, envelope.id(), JsonRpc.INVALID_REQUEST, "Invalid Request");
-            return;
+            return Optional.empty();
         }
+        return Optional.of(envelope);
+    }
+
+    private void answer(HttpServerExchange exchange, Envelope envelope) {
         if (envelope.kind() == Envelope.Kind.REQUEST && "initialize".equals(envelope.method())) {
             McpDispatcher.Initialized init = dispatcher.initialize(envelope.id(), envelope.params());
+            if (init.full()) {
+                // Refusing the newcomer keeps every live session (issue 10 item 6); the client may retry later.
+                exchange.getResponseHeaders().put(Headers.RETRY_AFTER, RETRY_AFTER_SECONDS);
+                json(exchange, 503, init.response());
+                return;
+            }
             init.session().ifPresent(s -> exchange.getResponseHeaders().put(SESSION_HEADER, s.id()));
             json(exchange, 200, init.response());
             return;
         }
-        Optional<McpSession> session = session(exchange);
+        Optional<McpSession> session = session(exchange, envelope.id());
         if (session.isEmpty()) {
             return;
         }
@@ -180,8 +225,52 @@ final class McpHttpHandler implements HttpHandler {
         }
     }
 
+    private void fault(HttpServerExchange exchange, JsonNode id, Throwable fault) {
+        log.atError()
+                .setMessage("mcp_internal_error")
+                .addKeyValue("exception", fault.getClass().getName())
+                .setCause(fault)
+                .log();
+        if (exchange.isResponseStarted()) {
+            // Part of an answer is on the wire: the connection is all that can still tell the client.
+            IoUtils.safeClose(exchange.getConnection());
+            return;
+        }
+        exchange.getResponseHeaders().clear();
+        // A request's fault is its JSON-RPC error, as for a fault inside a tool; without an id it is the HTTP 500.
+        error(exchange, id == null ? 500 : 200, id, JsonRpc.INTERNAL_ERROR, "Internal error");
+    }
+
+    private void refuse(HttpServerExchange exchange, BodyReceiver.Refusal refusal, long readBytes) {
+        // The rest of the body is not read: the connection cannot carry another request.
+        exchange.setPersistent(false);
+        switch (refusal) {
+            case TOO_LARGE -> {
+                log.atInfo()
+                        .setMessage("mcp_request_too_large")
+                        .addKeyValue("limit_bytes", maxBodyBytes)
+                        .addKeyValue("read_bytes", readBytes)
+                        .log();
+                error(exchange, 413, null, JsonRpc.INVALID_REQUEST, "Request body too large");
+            }
+            case BUSY -> {
+                log.atWarn()
+                        .setMessage("mcp_request_bodies_over_budget")
+                        .addKeyValue("in_flight_bytes", budget.reserved())
+                        .log();
+                exchange.getResponseHeaders().put(Headers.RETRY_AFTER, RETRY_AFTER_SECONDS);
+                error(
+                        exchange,
+                        503,
+                        null,
+                        JsonRpc.INTERNAL_ERROR,
+                        "Server busy: too many request bytes in flight, retry later");
+            }
+        }
+    }
+
     private void delete(HttpServerExchange exchange) {
-        Optional<McpSession> session = session(exchange);
+        Optional<McpSession> session = session(exchange, null);
         if (session.isEmpty()) {
             return;
         }
@@ -193,60 +282,26 @@ final class McpHttpHandler implements HttpHandler {
         }
     }
 
-    /** The request's live session, or the 400/404 answer already sent. */
-    private Optional<McpSession> session(HttpServerExchange exchange) {
+    /** The request's live session, or the 400/404 answer (with the request's id when known) already sent. */
+    private Optional<McpSession> session(HttpServerExchange exchange, JsonNode requestId) {
         HeaderMap headers = exchange.getRequestHeaders();
         String id = headers.getFirst(SESSION_HEADER);
         if (id == null || id.isEmpty() || headers.count(SESSION_HEADER) > 1) {
-            error(exchange, 400, null, JsonRpc.INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required");
+            error(exchange, 400, requestId, JsonRpc.INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required");
             return Optional.empty();
         }
         Optional<McpSession> session = sessions.touch(id);
         if (session.isEmpty()) {
-            error(exchange, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
+            error(exchange, 404, requestId, JsonRpc.INVALID_REQUEST, "Session not found");
             return Optional.empty();
         }
         String version = headers.getFirst(VERSION_HEADER);
         // Transports §Protocol Version Header: missing means 2025-03-26; invalid or unsupported is 400.
         if (version != null && !ProtocolVersions.supported(version)) {
-            error(exchange, 400, null, JsonRpc.INVALID_REQUEST, "Bad Request: Unsupported protocol version");
+            error(exchange, 400, requestId, JsonRpc.INVALID_REQUEST, "Bad Request: Unsupported protocol version");
             return Optional.empty();
         }
         return session;
-    }
-
-    /** Reads the whole body, or answers 413 once it passes the limit (works for chunked bodies too). */
-    private Optional<byte[]> readBody(HttpServerExchange exchange) throws IOException {
-        InputStream in = exchange.getInputStream();
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        byte[] buffer = new byte[16 * 1024];
-        long total = 0;
-        int n;
-        while ((n = in.read(buffer)) != -1) {
-            total += n;
-            if (total > maxBodyBytes) {
-                tooLarge(exchange, in, total);
-                return Optional.empty();
-            }
-            body.write(buffer, 0, n);
-        }
-        return Optional.of(body.toByteArray());
-    }
-
-    private void tooLarge(HttpServerExchange exchange, InputStream in, long alreadyRead) throws IOException {
-        long dropped = 0;
-        byte[] buffer = new byte[16 * 1024];
-        int n;
-        while (dropped < DRAIN_BYTES && (n = in.read(buffer)) != -1) {
-            dropped += n;
-        }
-        log.atInfo()
-                .setMessage("mcp_request_too_large")
-                .addKeyValue("limit_bytes", maxBodyBytes)
-                .addKeyValue("read_bytes", alreadyRead + dropped)
-                .log();
-        exchange.setPersistent(false);
-        error(exchange, 413, null, JsonRpc.INVALID_REQUEST, "Request body too large");
     }
 
     private static void health(HttpServerExchange exchange) {

@@ -3,13 +3,14 @@ package dev.serverfs.adapters.mcp;
 import java.time.Instant;
 import java.util.Objects;
 
-/** One MCP session: its id, the negotiated protocol version, and when it was last used. */
+/** One MCP session: its id, the negotiated protocol version, when it was last used, and whether it ever was. */
 final class McpSession {
 
     private final String id;
     private final String protocolVersion;
     private volatile Instant lastSeen;
     private volatile boolean initialized;
+    private volatile boolean used;
 
     McpSession(String id, String protocolVersion, Instant created) {
         this.id = Objects.requireNonNull(id, "id");
@@ -31,6 +32,12 @@ final class McpSession {
 
     void seen(Instant now) {
         lastSeen = now;
+        used = true;
+    }
+
+    /** True once any request after {@code initialize} named this session. */
+    boolean used() {
+        return used;
     }
 
     boolean initialized() {

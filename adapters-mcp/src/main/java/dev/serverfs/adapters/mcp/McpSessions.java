@@ -14,34 +14,48 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Live MCP sessions. Ids are 256 random bits in base64url (visible ASCII, Streamable HTTP §Session Management).
  * A session ends by DELETE or after {@code idleTimeout} without a request, judged on the injected clock whenever
- * a session is looked up or created: no background thread. The table is bounded; at the bound the least recently
- * used session is dropped.
+ * a session is looked up or created: no background thread. The table holds at most {@code maxSessions}: when it is
+ * full a new session is refused rather than a live one dropped, so a flood of {@code initialize} (which needs no
+ * session) can never log out a client that is using its session. The only sessions given up under that pressure
+ * are ones never used since their {@code initialize} and older than {@link #UNUSED_GRACE}: a flood's own.
  */
 final class McpSessions {
 
-    static final int MAX_SESSIONS = 10_000;
+    /** How long an opened but never used session is kept when the table is full. */
+    static final Duration UNUSED_GRACE = Duration.ofMinutes(1);
 
     private final Map<String, McpSession> sessions = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
     private final Clock clock;
     private final Duration idleTimeout;
+    private final int maxSessions;
 
-    McpSessions(Clock clock, Duration idleTimeout) {
+    McpSessions(Clock clock, Duration idleTimeout, int maxSessions) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.idleTimeout = Objects.requireNonNull(idleTimeout, "idleTimeout");
+        if (maxSessions <= 0) {
+            throw new IllegalArgumentException("maxSessions must be positive");
+        }
+        this.maxSessions = maxSessions;
     }
 
-    McpSession create(String protocolVersion) {
+    /** A new session, or empty when the table is full of sessions in use. */
+    synchronized Optional<McpSession> create(String protocolVersion) {
         Instant now = clock.instant();
         sessions.values().removeIf(s -> expired(s, now));
-        while (sessions.size() >= MAX_SESSIONS) {
+        if (sessions.size() >= maxSessions) {
+            Instant openedBefore = now.minus(UNUSED_GRACE);
             sessions.values().stream()
+                    .filter(s -> !s.used() && s.lastSeen().isBefore(openedBefore))
                     .min(Comparator.comparing(McpSession::lastSeen))
-                    .ifPresent(oldest -> sessions.remove(oldest.id()));
+                    .ifPresent(unused -> sessions.remove(unused.id(), unused));
+        }
+        if (sessions.size() >= maxSessions) {
+            return Optional.empty();
         }
         McpSession session = new McpSession(newId(), protocolVersion, now);
         sessions.put(session.id(), session);
-        return session;
+        return Optional.of(session);
     }
 
     /** The live session with this id, marked as used now; empty when unknown, ended or expired. */

@@ -10,8 +10,9 @@ import java.util.Set;
 /**
  * Everything the MCP endpoint needs from configuration (CONTRACT.md §4, reference §1.4): bind address, the Host
  * and Origin allow-lists, the optional bearer token, the request-body limit (see
- * {@code Workdirs.maxRequestBodyBytes()}), the version {@code serverInfo} reports, the enabled tool surfaces, and
- * the idle lifetime of a session measured on {@code clock}. {@link #toString()} never shows the token.
+ * {@code Workdirs.maxRequestBodyBytes()}), the version {@code serverInfo} reports, the enabled tool surfaces, the
+ * idle lifetime of a session measured on {@code clock}, the most sessions open at once, and the most request-body
+ * bytes held in memory across all requests at once. {@link #toString()} never shows the token.
  */
 public record McpSettings(
         String host,
@@ -23,10 +24,42 @@ public record McpSettings(
         String serverVersion,
         Set<ToolSurface> surfaces,
         Duration sessionIdleTimeout,
-        Clock clock) {
+        Clock clock,
+        int maxSessions,
+        long maxBodyBytesInFlight) {
 
     /** A session unused this long is forgotten; its client gets 404 and starts a new one (MCP lifecycle). */
     public static final Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofHours(1);
+
+    /** Sessions are small; the cap only stops a flood of {@code initialize} from growing the table without end. */
+    public static final int DEFAULT_MAX_SESSIONS = 10_000;
+
+    /** The defaults for the session cap and the in-flight body budget ({@link #defaultBodyBudget}). */
+    public McpSettings(
+            String host,
+            int port,
+            Set<String> allowedHosts,
+            Set<String> allowedOrigins,
+            Optional<String> authToken,
+            long maxRequestBodyBytes,
+            String serverVersion,
+            Set<ToolSurface> surfaces,
+            Duration sessionIdleTimeout,
+            Clock clock) {
+        this(
+                host,
+                port,
+                allowedHosts,
+                allowedOrigins,
+                authToken,
+                maxRequestBodyBytes,
+                serverVersion,
+                surfaces,
+                sessionIdleTimeout,
+                clock,
+                DEFAULT_MAX_SESSIONS,
+                defaultBodyBudget(maxRequestBodyBytes, Runtime.getRuntime().maxMemory()));
+    }
 
     public McpSettings {
         Objects.requireNonNull(host, "host");
@@ -49,6 +82,21 @@ public record McpSettings(
             throw new IllegalArgumentException("sessionIdleTimeout must be positive");
         }
         Objects.requireNonNull(clock, "clock");
+        if (maxSessions <= 0) {
+            throw new IllegalArgumentException("maxSessions must be positive");
+        }
+        if (maxBodyBytesInFlight < maxRequestBodyBytes) {
+            throw new IllegalArgumentException("maxBodyBytesInFlight must hold at least one largest request body");
+        }
+    }
+
+    /**
+     * An eighth of the heap for request bodies in flight, and never less than one largest body: a body is held
+     * about three times over while it is handled (its bytes, the parsed tree, decoded data), so all bodies together
+     * stay well within the heap whatever the number of concurrent uploads.
+     */
+    static long defaultBodyBudget(long maxRequestBodyBytes, long maxHeapBytes) {
+        return Math.max(maxRequestBodyBytes, maxHeapBytes / 8);
     }
 
     /** Loopback defaults for tests and tools: no extra hosts or origins, no token, filesystem tools only. */
@@ -77,7 +125,9 @@ public record McpSettings(
                 serverVersion,
                 surfaces,
                 sessionIdleTimeout,
-                clock);
+                clock,
+                maxSessions,
+                maxBodyBytesInFlight);
     }
 
     public McpSettings withAllowLists(Set<String> hosts, Set<String> origins) {
@@ -91,7 +141,9 @@ public record McpSettings(
                 serverVersion,
                 surfaces,
                 sessionIdleTimeout,
-                clock);
+                clock,
+                maxSessions,
+                maxBodyBytesInFlight);
     }
 
     public McpSettings withSessions(Duration idleTimeout, Clock sessionClock) {
@@ -105,7 +157,9 @@ public record McpSettings(
                 serverVersion,
                 surfaces,
                 idleTimeout,
-                sessionClock);
+                sessionClock,
+                maxSessions,
+                maxBodyBytesInFlight);
     }
 
     public McpSettings withSurfaces(Set<ToolSurface> enabled) {
@@ -119,13 +173,34 @@ public record McpSettings(
                 serverVersion,
                 enabled,
                 sessionIdleTimeout,
-                clock);
+                clock,
+                maxSessions,
+                maxBodyBytesInFlight);
+    }
+
+    /** The same settings with at most {@code sessions} open sessions and {@code bodyBytes} of bodies in flight. */
+    public McpSettings withCapacity(int sessions, long bodyBytes) {
+        return new McpSettings(
+                host,
+                port,
+                allowedHosts,
+                allowedOrigins,
+                authToken,
+                maxRequestBodyBytes,
+                serverVersion,
+                surfaces,
+                sessionIdleTimeout,
+                clock,
+                sessions,
+                bodyBytes);
     }
 
     @Override
     public String toString() {
         return "McpSettings[host=" + host + ", port=" + port + ", allowedHosts=" + allowedHosts.size()
                 + ", allowedOrigins=" + allowedOrigins.size() + ", token=" + (authToken.isPresent() ? "set" : "unset")
-                + ", maxRequestBodyBytes=" + maxRequestBodyBytes + ", surfaces=" + surfaces + "]";
+                + ", maxRequestBodyBytes=" + maxRequestBodyBytes + ", surfaces=" + surfaces + ", maxSessions="
+                + maxSessions
+                + ", maxBodyBytesInFlight=" + maxBodyBytesInFlight + "]";
     }
 }

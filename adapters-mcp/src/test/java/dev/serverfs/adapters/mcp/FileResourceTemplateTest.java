@@ -72,7 +72,7 @@ class FileResourceTemplateTest {
     @Test
     void the_template_is_listed_and_advertised_only_when_configured() {
         McpSessions sessions =
-                new McpSessions(new MutableClock(java.time.Instant.EPOCH), java.time.Duration.ofMinutes(5));
+                new McpSessions(new MutableClock(java.time.Instant.EPOCH), java.time.Duration.ofMinutes(5), 10);
         ToolRegistry registry = new ToolRegistry(List.of(), EnumSet.allOf(ToolSurface.class));
         ToolInvoker invoker = new ToolInvoker(registry, new Fixtures.RecordingAuditLog());
         McpDispatcher with = new McpDispatcher(

@@ -1,0 +1,337 @@
+package dev.serverfs.adapters.mcp;
+
+import static dev.serverfs.adapters.mcp.McpTestClient.json;
+import static dev.serverfs.adapters.mcp.McpTestClient.session;
+import static dev.serverfs.adapters.mcp.McpTestClient.status;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
+import dev.serverfs.application.service.ListWorkdirsService;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 10's transport defects, each reproduced against a real Undertow on port 0 over real sockets: faults that
+ * escaped as an empty 500 (item 2), unbounded request-body memory (4a), per-call buffer caches (4b), the descriptor
+ * leak of bodies arriving after their headers (5), session eviction by an {@code initialize} flood (6) and 400s
+ * without the request id (15).
+ */
+class McpTransportHardeningIT {
+
+    private static final long LIMIT = 64 * 1024;
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+    private final List<McpServer> servers = new ArrayList<>();
+    private final List<Socket> sockets = new ArrayList<>();
+
+    @AfterEach
+    void stop() throws IOException {
+        for (Socket socket : sockets) {
+            socket.close();
+        }
+        servers.forEach(McpServer::close);
+    }
+
+    private static McpSettings settings() {
+        return McpSettings.loopback(0, LIMIT, "t");
+    }
+
+    private McpTestClient start(McpSettings settings) {
+        McpServer server = McpServer.start(
+                settings,
+                new Fixtures.RecordingAuditLog(),
+                List.of(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())), new BottomlessTool()),
+                (workdir, path) -> {
+                    throw new IllegalStateException("read failed at /srv/secret-host-path/" + path);
+                });
+        servers.add(server);
+        return new McpTestClient(server.port());
+    }
+
+    private static String ping(Object id) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}";
+    }
+
+    // --- item 2: a fault escaping the dispatcher ------------------------------------------------------------
+
+    @Test
+    void a_stack_overflow_in_a_tool_is_a_json_rpc_internal_error_with_the_request_id() {
+        McpTestClient client = start(settings());
+        String id = client.initialize();
+
+        HttpResponse<String> response = client.post(
+                "{\"jsonrpc\":\"2.0\",\"id\":\"deep-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"bottomless\"}}",
+                session(id));
+
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals(
+                "application/json",
+                response.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals(-32603, json(response).at("/error/code").intValue());
+        assertEquals("deep-1", json(response).get("id").textValue());
+        assertEquals(200, client.post(ping(2), session(id)).statusCode(), "the server still answers");
+    }
+
+    @Test
+    void a_runtime_fault_outside_any_tool_is_a_generic_internal_error_too() {
+        McpTestClient client = start(settings());
+        String id = client.initialize();
+
+        HttpResponse<String> response = client.post(
+                "{\"jsonrpc\":\"2.0\",\"id\":31,\"method\":\"resources/read\",\"params\":{\"uri\":\"serverfs://docs/a.txt\"}}",
+                session(id));
+
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals(-32603, json(response).at("/error/code").intValue());
+        assertEquals("Internal error", json(response).at("/error/message").textValue());
+        assertEquals(31, json(response).get("id").intValue());
+        assertFalse(response.body().contains("/srv"), response.body());
+    }
+
+    // --- item 4a: a global budget for request bodies in flight ---------------------------------------------
+
+    @Test
+    void bodies_in_flight_past_the_budget_are_refused_503_until_they_are_released() throws IOException {
+        McpTestClient client = start(settings().withCapacity(100, 100_000));
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        // Two uploads that stall part-way hold 99,990 of the 100,000 budget bytes: no 45-byte ping fits beside them.
+        Socket first = stalledUpload(port, id, 65_000, 60_000);
+        Socket second = stalledUpload(port, id, 65_000, 39_990);
+
+        HttpResponse<String> busy = awaitStatus(client, id, 503);
+
+        assertEquals(-32603, json(busy).at("/error/code").intValue());
+        assertTrue(busy.headers().firstValue("Retry-After").isPresent());
+        assertEquals(200, client.request("GET", "/healthz", Map.of()).statusCode());
+        first.close();
+        second.close();
+        assertEquals(200, awaitStatus(client, id, 200).statusCode(), "an abandoned upload gives its bytes back");
+    }
+
+    // --- item 4b: no buffer cache per (virtual) thread ------------------------------------------------------
+
+    @Test
+    void a_burst_of_calls_leaves_the_direct_buffers_flat() {
+        McpTestClient client = start(settings());
+        String id = client.initialize();
+        for (int i = 0; i < 50; i++) {
+            client.post(ping(i), session(id));
+        }
+        long before = directBuffers();
+
+        for (int i = 0; i < 500; i++) {
+            assertEquals(200, client.post(ping(i), session(id)).statusCode());
+        }
+
+        long grown = directBuffers() - before;
+        assertTrue(grown < 64, "500 calls left " + grown + " more direct buffers");
+    }
+
+    // --- item 5: no descriptors left behind by bodies that arrive after their headers ----------------------
+
+    @Test
+    void bodies_that_arrive_after_their_headers_leave_no_descriptors_behind() throws Exception {
+        McpTestClient client = start(settings());
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        splitRequests(client, port, id, 20);
+        long before = openDescriptors();
+
+        splitRequests(client, port, id, 300);
+
+        long after = awaitAtMost(McpTransportHardeningIT::openDescriptors, before + 16);
+        assertTrue(after <= before + 16, "300 split requests left " + (after - before) + " more open descriptors");
+    }
+
+    /**
+     * Opens {@code n} connections and sends each one's headers; once a complete request sent after them is answered
+     * (so the server has long seen the headers and is waiting for the bodies), sends the bodies and reads the answers.
+     */
+    private void splitRequests(McpTestClient client, int port, String sessionId, int n) throws IOException {
+        List<Socket> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                Socket socket = new Socket("127.0.0.1", port);
+                socket.setTcpNoDelay(true);
+                socket.setSoTimeout((int) DEADLINE.toMillis());
+                open.add(socket);
+                byte[] body = ping(i).getBytes(StandardCharsets.UTF_8);
+                OutputStream out = socket.getOutputStream();
+                out.write(head(port, sessionId, body.length));
+                out.flush();
+            }
+            assertEquals(
+                    200, client.post(ping("\"barrier\""), session(sessionId)).statusCode());
+            for (int i = 0; i < n; i++) {
+                OutputStream out = open.get(i).getOutputStream();
+                out.write(ping(i).getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+            for (Socket socket : open) {
+                String response = readAll(socket.getInputStream());
+                assertEquals(200, status(response), response);
+            }
+        } finally {
+            for (Socket socket : open) {
+                socket.close();
+            }
+        }
+    }
+
+    // --- item 6: an initialize flood cannot log out a live client ------------------------------------------
+
+    @Test
+    void a_flood_of_initialize_is_refused_once_the_table_is_full_and_the_live_session_survives() {
+        McpTestClient client = start(settings().withCapacity(20, 1_000_000));
+        String live = client.initialize();
+        assertEquals(200, client.post(ping(1), session(live)).statusCode());
+        int opened = 0;
+        int refused = 0;
+
+        for (int i = 0; i < 60; i++) {
+            HttpResponse<String> response = client.post(McpTestClient.INIT.formatted("2025-11-25"));
+            if (response.statusCode() == 200) {
+                opened++;
+            } else {
+                assertEquals(503, response.statusCode(), response.body());
+                assertEquals(-32603, json(response).at("/error/code").intValue());
+                assertTrue(response.headers().firstValue("Retry-After").isPresent());
+                assertTrue(response.headers().firstValue("Mcp-Session-Id").isEmpty());
+                refused++;
+            }
+        }
+
+        assertEquals(19, opened);
+        assertEquals(41, refused);
+        assertEquals(200, client.post(ping(2), session(live)).statusCode(), "the live session is still valid");
+    }
+
+    // --- item 15: a 400 carries the request id ---------------------------------------------------------------
+
+    @Test
+    void errors_about_the_session_carry_the_request_id() {
+        McpTestClient client = start(settings());
+        String live = client.initialize();
+
+        HttpResponse<String> noSession = client.post(ping(42), Map.of("MCP-Protocol-Version", "2025-11-25"));
+        HttpResponse<String> badVersion = client.post(ping("\"v\""), with(session(live), "1999-01-01"));
+        HttpResponse<String> unknown = client.post(ping(43), session("no-such-session"));
+
+        assertEquals(400, noSession.statusCode());
+        assertEquals(42, json(noSession).get("id").intValue());
+        assertEquals(400, badVersion.statusCode());
+        assertEquals("v", json(badVersion).get("id").textValue());
+        assertEquals(404, unknown.statusCode());
+        assertEquals(43, json(unknown).get("id").intValue());
+    }
+
+    // --- helpers --------------------------------------------------------------------------------------------
+
+    private static Map<String, String> with(Map<String, String> headers, String version) {
+        Map<String, String> copy = new HashMap<>(headers);
+        copy.put("MCP-Protocol-Version", version);
+        return copy;
+    }
+
+    private static byte[] head(int port, String sessionId, int length) {
+        return ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAccept: " + McpTestClient.ACCEPT
+                        + "\r\nContent-Type: application/json\r\nMcp-Session-Id: " + sessionId
+                        + "\r\nContent-Length: " + length + "\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A connection that declares {@code declared} body bytes and sends only {@code sent} of them, kept open. */
+    private Socket stalledUpload(int port, String sessionId, int declared, int sent) throws IOException {
+        Socket socket = new Socket("127.0.0.1", port);
+        sockets.add(socket);
+        OutputStream out = socket.getOutputStream();
+        out.write(head(port, sessionId, declared));
+        out.write("x".repeat(sent).getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        return socket;
+    }
+
+    /** Pings until the answer has {@code status}, within the deadline. */
+    private static HttpResponse<String> awaitStatus(McpTestClient client, String sessionId, int status) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        HttpResponse<String> last;
+        do {
+            last = client.post(ping(9), session(sessionId));
+            if (last.statusCode() == status) {
+                return last;
+            }
+            Thread.onSpinWait();
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("no " + status + " within " + DEADLINE + "; last: " + last.statusCode());
+    }
+
+    /** Polls {@code value} until it is at most {@code bound} or the deadline passes; returns the last value. */
+    private static long awaitAtMost(LongSupplier value, long bound) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        long last = value.getAsLong();
+        while (last > bound && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            last = value.getAsLong();
+        }
+        return last;
+    }
+
+    private static long openDescriptors() {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long directBuffers() {
+        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .filter(pool -> pool.getName().equals("direct"))
+                .mapToLong(BufferPoolMXBean::getCount)
+                .sum();
+    }
+
+    private static String readAll(InputStream in) throws IOException {
+        ByteArrayOutputStream response = new ByteArrayOutputStream();
+        in.transferTo(response);
+        return response.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A tool whose work recurses without end: a real {@link StackOverflowError}, as a 3000-level walk gave. */
+    static final class BottomlessTool implements McpTool {
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("bottomless", "Test probe.", ToolAnnotations.readOnly(), ToolSurface.FILESYSTEM);
+        }
+
+        @Override
+        public ToolResult call(ToolArguments arguments) {
+            return ToolResult.of(Map.of("depth", descend(0)));
+        }
+
+        private static int descend(int depth) {
+            return descend(depth + 1) + 1;
+        }
+    }
+}
