@@ -61,7 +61,10 @@ public final class ApacheHttpsFetcher implements HttpsFetcher, AutoCloseable {
     public static ApacheHttpsFetcher create(Duration timeout) {
         try {
             return new ApacheHttpsFetcher(
-                    timeout, SSLContext.getDefault(), HostLookup.system(), AddressPolicy::isGlobal);
+                    timeout,
+                    SSLContext.getDefault(),
+                    HostLookup.system(),
+                    address -> AddressPolicy.isGlobal(address.getAddress()));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("no default TLS context", e);
         }

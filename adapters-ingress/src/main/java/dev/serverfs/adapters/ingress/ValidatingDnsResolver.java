@@ -10,7 +10,7 @@ import org.apache.hc.client5.http.DnsResolver;
 
 /**
  * HttpClient's resolver: looks the name up and returns the answer only when every address passes the filter
- * (production: {@code AddressPolicy::isGlobal}), so HttpClient can only ever connect to validated addresses
+ * (production: {@code AddressPolicy.isGlobal} of the address bytes), so HttpClient can only ever connect to validated addresses
  * (v0.5 plan §7 rules 5–6). One bad address rejects the whole answer, which defeats mixed-answer rebinding.
  */
 final class ValidatingDnsResolver implements DnsResolver {

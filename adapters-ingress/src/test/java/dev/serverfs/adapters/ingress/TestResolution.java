@@ -17,7 +17,7 @@ import java.util.function.Predicate;
 final class TestResolution {
 
     static final InetAddress LOOPBACK = InetAddress.ofLiteral("127.0.0.1");
-    static final Predicate<InetAddress> ALLOWED = a -> a.equals(LOOPBACK) || AddressPolicy.isGlobal(a);
+    static final Predicate<InetAddress> ALLOWED = a -> a.equals(LOOPBACK) || AddressPolicy.isGlobal(a.getAddress());
     static final String HOSTS = "files.test,hop.test,wrong.test,untrusted.test,private.test,mixed.test,nowhere.test";
 
     private TestResolution() {}

@@ -1,8 +1,5 @@
 package dev.serverfs.domain.ingress;
 
-import dev.serverfs.domain.error.ErrorCode;
-import dev.serverfs.domain.error.ServerFsException;
-import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
 
@@ -45,11 +42,6 @@ public final class AddressPolicy {
 
     private AddressPolicy() {}
 
-    /** True when {@code address} may be connected to. */
-    public static boolean isGlobal(InetAddress address) {
-        return isGlobal(Objects.requireNonNull(address, "address").getAddress());
-    }
-
     /** True when the 4- or 16-byte address may be connected to; any other length is refused. */
     public static boolean isGlobal(byte[] address) {
         Objects.requireNonNull(address, "address");
@@ -69,19 +61,6 @@ public final class AddressPolicy {
         // 100::/64, 5f00::/16, fc00::/7, fe80::/10, fec0::/10, ff00::/8 ...
         return IPV6_GLOBAL_UNICAST.contains(address)
                 && IPV6_GLOBAL_UNICAST_EXCEPTIONS.stream().noneMatch(c -> c.contains(address));
-    }
-
-    /** Refuses a DNS answer unless every address in it is global (reference §8: "any" resolved address). */
-    public static void requireAllGlobal(List<InetAddress> answer) {
-        if (answer.isEmpty()) {
-            throw new ServerFsException(ErrorCode.FILE_INGRESS_DNS_FAILED, "host did not resolve");
-        }
-        for (InetAddress address : answer) {
-            if (!isGlobal(address)) {
-                throw new ServerFsException(
-                        ErrorCode.FILE_INGRESS_ADDRESS_NOT_ALLOWED, "host resolves to a non-global address");
-            }
-        }
     }
 
     /** A network prefix over raw address bytes. */

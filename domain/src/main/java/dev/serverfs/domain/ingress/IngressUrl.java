@@ -3,12 +3,10 @@ package dev.serverfs.domain.ingress;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import java.net.IDN;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * A download URL that passed the URL rules of the v0.5 plan §7 and contract reference §8: scheme {@code https},
@@ -90,7 +88,7 @@ public record IngressUrl(String host, String pathAndQuery) {
 
     /** True when the host is an IPv4 or IPv6 literal rather than a DNS name. */
     public boolean hostIsLiteral() {
-        return literal(host).isPresent();
+        return IpLiteral.parse(host).isPresent();
     }
 
     /** The absolute URL to request, with the normalised host and implicit port 443. */
@@ -112,7 +110,7 @@ public record IngressUrl(String host, String pathAndQuery) {
             if (inner.indexOf(':') < 0) {
                 throw notAllowed();
             }
-            return literal(inner).orElseThrow(IngressUrl::notAllowed).getHostAddress();
+            return IpLiteral.canonical(inner).orElseThrow(IngressUrl::notAllowed);
         }
         if (host.endsWith(".")) {
             host = host.substring(0, host.length() - 1);
@@ -131,7 +129,7 @@ public record IngressUrl(String host, String pathAndQuery) {
             throw notAllowed();
         }
         // One spelling per address, so that "2130706433" cannot slip past an allow-list entry "127.0.0.1".
-        return literal(ascii).map(InetAddress::getHostAddress).orElse(ascii);
+        return IpLiteral.canonical(ascii).orElse(ascii);
     }
 
     private static String hostPart(String authority) {
@@ -171,19 +169,6 @@ public record IngressUrl(String host, String pathAndQuery) {
             }
         }
         return Integer.parseInt(port) == PORT;
-    }
-
-    private static Optional<InetAddress> literal(String host) {
-        boolean candidate = host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
-        if (!candidate) {
-            return Optional.empty();
-        }
-        try {
-            // ofLiteral never consults DNS (JDK 22+).
-            return Optional.of(InetAddress.ofLiteral(host));
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
     }
 
     private static ServerFsException notAllowed() {
