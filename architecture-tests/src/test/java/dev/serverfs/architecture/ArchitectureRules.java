@@ -2,7 +2,11 @@ package dev.serverfs.architecture;
 
 import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.type;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
 import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -45,16 +49,50 @@ final class ArchitectureRules {
     private static final DescribedPredicate<JavaClass> PRIMITIVE =
             DescribedPredicate.describe("primitive", JavaClass::isPrimitive);
 
-    /** The domain depends on the JDK only. */
+    /**
+     * The JDK packages the domain may use: an allow-list, so that a new kind of dependency (networking, FFM, JDK
+     * logging, reflection, files) is a deliberate change of this list. {@code java.lang.invoke}/{@code java.lang.runtime}
+     * appear only as the compiler's bootstrap methods for lambdas, records and pattern switches.
+     */
+    private static final String[] DOMAIN_JDK_PACKAGES = {
+        "java.lang",
+        "java.lang.invoke",
+        "java.lang.runtime",
+        "java.math",
+        "java.nio",
+        "java.nio.charset",
+        "java.time",
+        "java.time.format",
+        "java.time.temporal",
+        "java.util",
+        "java.util.function",
+        "java.util.regex",
+        "java.util.stream",
+    };
+
+    /** Single JDK classes the domain may use from packages it may not use as a whole. */
+    private static final DescribedPredicate<JavaClass> DOMAIN_JDK_CLASSES = belongToAnyOf(
+            java.io.ByteArrayOutputStream.class,
+            java.io.Serializable.class,
+            java.net.IDN.class,
+            java.net.URI.class,
+            java.net.URISyntaxException.class,
+            java.nio.file.Path.class,
+            java.security.MessageDigest.class,
+            java.security.NoSuchAlgorithmException.class);
+
+    /** The domain depends on its own classes and an allow-list of pure JDK packages and classes only. */
     static ArchRule domainDependsOnJdkOnly(String base) {
         return classes()
                 .that()
                 .resideInAPackage(domain(base))
                 .should()
-                .onlyDependOnClassesThat(
-                        resideInAnyPackage("java..", domain(base)).or(PRIMITIVE))
+                .onlyDependOnClassesThat(resideInAnyPackage(DOMAIN_JDK_PACKAGES)
+                        .or(resideInAPackage(domain(base)))
+                        .or(DOMAIN_JDK_CLASSES)
+                        .or(PRIMITIVE))
                 .allowEmptyShould(true)
-                .as("domain depends on the JDK only");
+                .as("domain depends on an allow-list of pure JDK packages only");
     }
 
     /** The application depends on the domain and the JDK only. */
@@ -87,6 +125,26 @@ final class ArchitectureRules {
                         "ch.qos.logback..")
                 .allowEmptyShould(true)
                 .as("domain and application use no jOOQ, Undertow, Jackson, JDBC or logging types");
+    }
+
+    /**
+     * The core takes its settings from bootstrap (ARCHITECTURE.md §3.9): it never reads environment variables or
+     * system properties, never loads native code and never ends the process.
+     */
+    static ArchRule coreReadsNoEnvironment(String base) {
+        return noClasses()
+                .that()
+                .resideInAnyPackage(domain(base), application(base))
+                .should()
+                .callMethodWhere(target(owner(type(System.class)))
+                        .and(target(nameMatching(
+                                "getenv|getProperty|getProperties|setProperty|setProperties|clearProperty|exit|load"
+                                        + "|loadLibrary|console|inheritedChannel"))))
+                .orShould()
+                .dependOnClassesThat()
+                .belongToAnyOf(Runtime.class, ProcessHandle.class)
+                .allowEmptyShould(true)
+                .as("domain and application read no environment or system property and never exit");
     }
 
     /** Time and randomness are injected (ARCHITECTURE.md §3.11): the core never reads them directly. */
@@ -169,6 +227,43 @@ final class ArchitectureRules {
                 .declareThrowableOfType(java.sql.SQLException.class)
                 .allowEmptyShould(true)
                 .as("ports declare no IOException or SQLException");
+    }
+
+    /** Adapters reach the application only through its ports (hexagonal architecture: in-ports and out-ports). */
+    static ArchRule adaptersUseTheApplicationThroughPortsOnly(String base) {
+        return noClasses()
+                .that()
+                .resideInAPackage(base + ".adapters..")
+                .should()
+                .dependOnClassesThat(resideInAPackage(application(base))
+                        .and(DescribedPredicate.not(resideInAPackage(base + ".application.port.."))))
+                .allowEmptyShould(true)
+                .as("adapters use the application only through application.port.in and application.port.out");
+    }
+
+    /** Only bootstrap wires: services are constructed in bootstrap (or by other services), never by adapters. */
+    static ArchRule onlyBootstrapConstructsServices(String base) {
+        return noClasses()
+                .that()
+                .resideOutsideOfPackages(base + ".bootstrap..", base + ".application.service..")
+                .should()
+                .callConstructorWhere(target(owner(resideInAPackage(base + ".application.service.."))))
+                .allowEmptyShould(true)
+                .as("only bootstrap constructs application services");
+    }
+
+    /**
+     * No package cycles (a cycle is two packages that can no longer be understood one at a time). jOOQ's generated
+     * classes refer to each other by design and are build output, not code anyone writes: they are left out.
+     */
+    static ArchRule packagesAreFreeOfCycles(String base) {
+        DescribedPredicate<JavaClass> generated = resideInAPackage(base + ".adapters.sqlite.jooq..");
+        return slices().matching(base + ".(**)")
+                .should()
+                .beFreeOfCycles()
+                .ignoreDependency(generated, generated)
+                .allowEmptyShould(true)
+                .as("packages are free of cycles");
     }
 
     /** Adapters never depend on each other (ARCHITECTURE.md §2). */

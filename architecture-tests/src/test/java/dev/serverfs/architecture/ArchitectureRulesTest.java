@@ -51,8 +51,14 @@ class ArchitectureRulesTest {
         assertPassesOnGood(rule);
         assertFailsNaming(
                 ArchitectureRules.domainDependsOnJdkOnly(BAD),
-                List.of("domain.LoggingPolicy"),
-                List.of("domain.SqlValue", "domain.PathHelper"));
+                List.of(
+                        "domain.LoggingPolicy",
+                        "domain.SqlValue",
+                        "domain.FileReadingPolicy",
+                        "domain.AddressLookup",
+                        "domain.NativeCall",
+                        "domain.JulLogging"),
+                List.of("domain.PathHelper", "domain.EnvironmentReading"));
     }
 
     @Test
@@ -153,6 +159,42 @@ class ArchitectureRulesTest {
                 ArchitectureRules.servicesLiveInTheServicePackage(BAD),
                 List.of("application.OrphanService"),
                 List.of("application.service.AdapterCallingService"));
+    }
+
+    @Test
+    void environment_rule_can_fail() {
+        assertPassesOnGood(ArchitectureRules.coreReadsNoEnvironment(GOOD));
+        assertFailsNaming(
+                ArchitectureRules.coreReadsNoEnvironment(BAD),
+                List.of("domain.EnvironmentReading.mode()"),
+                List.of("domain.PathHelper", "domain.JulLogging"));
+    }
+
+    @Test
+    void port_only_rule_can_fail() {
+        assertPassesOnGood(ArchitectureRules.adaptersUseTheApplicationThroughPortsOnly(GOOD));
+        assertFailsNaming(
+                ArchitectureRules.adaptersUseTheApplicationThroughPortsOnly(BAD),
+                List.of("adapters.mcp.ServiceCallingTool"),
+                List.of("adapters.fs.FsThing", "adapters.mcp.McpThing"));
+    }
+
+    @Test
+    void service_construction_rule_can_fail() {
+        assertPassesOnGood(ArchitectureRules.onlyBootstrapConstructsServices(GOOD));
+        assertFailsNaming(
+                ArchitectureRules.onlyBootstrapConstructsServices(BAD),
+                List.of("adapters.mcp.ServiceCallingTool.call()"),
+                List.of("application.service.AdapterCallingService"));
+    }
+
+    @Test
+    void cycle_rule_can_fail() {
+        assertPassesOnGood(ArchitectureRules.packagesAreFreeOfCycles(GOOD));
+        assertFailsNaming(
+                ArchitectureRules.packagesAreFreeOfCycles(BAD),
+                List.of("cycle.first.First", "cycle.second.Second"),
+                List.of());
     }
 
     @Test

@@ -113,4 +113,24 @@ class ArchitectureTest {
     void services_live_in_the_service_package() {
         ArchitectureRules.servicesLiveInTheServicePackage(BASE).check(production);
     }
+
+    @Test
+    void the_core_reads_no_environment() {
+        ArchitectureRules.coreReadsNoEnvironment(BASE).check(production);
+    }
+
+    @Test
+    void adapters_use_the_application_through_ports_only() {
+        ArchitectureRules.adaptersUseTheApplicationThroughPortsOnly(BASE).check(production);
+    }
+
+    @Test
+    void only_bootstrap_constructs_services() {
+        ArchitectureRules.onlyBootstrapConstructsServices(BASE).check(production);
+    }
+
+    @Test
+    void packages_are_free_of_cycles() {
+        ArchitectureRules.packagesAreFreeOfCycles(BASE).check(production);
+    }
 }

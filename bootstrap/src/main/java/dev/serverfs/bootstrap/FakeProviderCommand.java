@@ -1,6 +1,7 @@
 package dev.serverfs.bootstrap;
 
 import dev.serverfs.adapters.fake.FakeProvider;
+import dev.serverfs.bootstrap.launch.ServerFsProcess;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
@@ -14,7 +15,7 @@ final class FakeProviderCommand implements Callable<Integer> {
 
     /** The argv that starts this sub-command on the current JVM and class path. */
     static java.util.List<String> argv() {
-        return dev.serverfs.adapters.fake.FakeAgentRuntime.javaCommand(ServerFsMain.class.getName(), "fake-provider");
+        return ServerFsProcess.fakeProviderArgv();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.serverfs.bootstrap;
 
 import dev.serverfs.bootstrap.ingress.IngressCommand;
+import dev.serverfs.bootstrap.launch.ServerFsVersion;
 import dev.serverfs.bootstrap.serve.ServeCommand;
 import dev.serverfs.bootstrap.tasks.TasksCommand;
 import picocli.CommandLine;
@@ -21,9 +22,6 @@ import picocli.CommandLine.Command;
             FakeProviderCommand.class
         })
 public final class ServerFsMain implements Runnable {
-
-    /** Exit code for configuration errors (contract reference §1.5). */
-    public static final int EXIT_CONFIGURATION_ERROR = 2;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;

@@ -1,5 +1,6 @@
 package dev.serverfs.bootstrap;
 
+import dev.serverfs.bootstrap.launch.ServerFsVersion;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 

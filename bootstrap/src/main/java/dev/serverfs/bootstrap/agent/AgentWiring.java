@@ -2,7 +2,6 @@ package dev.serverfs.bootstrap.agent;
 
 import dev.serverfs.adapters.claude.ClaudeAgentRuntime;
 import dev.serverfs.adapters.claude.ClaudeSettings;
-import dev.serverfs.adapters.fake.FakeAgentRuntime;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.tools.agent.AnswerAgentQuestionTool;
 import dev.serverfs.adapters.mcp.tools.agent.CancelAgentTaskTool;
@@ -26,9 +25,9 @@ import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.application.service.GuardedSubmitAgentTaskService;
 import dev.serverfs.application.service.SlotRecovery;
-import dev.serverfs.bootstrap.ServerFsMain;
-import dev.serverfs.bootstrap.ServerFsVersion;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.bootstrap.launch.ServerFsProcess;
+import dev.serverfs.bootstrap.launch.ServerFsVersion;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -67,7 +66,7 @@ public final class AgentWiring implements AutoCloseable {
                 agent,
                 config.workdirs(),
                 runtimes(agent),
-                FakeAgentRuntime.javaCommand(ServerFsMain.class.getName(), "fake-provider"),
+                ServerFsProcess.fakeProviderArgv(),
                 Clock.systemUTC(),
                 ServerFsVersion.version());
         try {

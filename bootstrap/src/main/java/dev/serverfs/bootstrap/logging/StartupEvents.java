@@ -1,8 +1,8 @@
 package dev.serverfs.bootstrap.logging;
 
-import dev.serverfs.bootstrap.ServerFsMain;
 import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.bootstrap.launch.ServerFsProcess;
 import dev.serverfs.domain.workdir.AgentMode;
 import dev.serverfs.domain.workdir.Workdir;
 import java.io.PrintStream;
@@ -21,7 +21,7 @@ public final class StartupEvents {
 
     /**
      * Reports a configuration error: logs {@code startup_failed} (field {@code reason}), prints {@code ServerFS:
-     * configuration error: <reason>} on stderr and returns {@link ServerFsMain#EXIT_CONFIGURATION_ERROR}.
+     * configuration error: <reason>} on stderr and returns {@link ServerFsProcess#EXIT_CONFIGURATION_ERROR}.
      */
     public static int configurationFailed(ConfigurationException error) {
         return configurationFailed(error.reason());
@@ -32,7 +32,7 @@ public final class StartupEvents {
         PrintStream err = System.err;
         err.println("ServerFS: configuration error: " + reason);
         err.flush();
-        return ServerFsMain.EXIT_CONFIGURATION_ERROR;
+        return ServerFsProcess.EXIT_CONFIGURATION_ERROR;
     }
 
     /** Logs {@code startup} with exactly the fields of reference §1.5: counts and flags, never globs or paths. */

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.serverfs.bootstrap.ServerFsMain;
 import dev.serverfs.bootstrap.config.ConfigLoader;
 import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.bootstrap.launch.ServerFsProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -75,7 +75,7 @@ class StartupEventsTest {
     void a_configuration_failure_logs_startup_failed_prints_the_stderr_line_and_returns_2() throws Exception {
         StdStreams s = StdStreams.capture(
                 () -> StartupEvents.configurationFailed(new ConfigurationException("SERVERFS_PORT is wrong")));
-        assertEquals(ServerFsMain.EXIT_CONFIGURATION_ERROR, s.exitCode());
+        assertEquals(ServerFsProcess.EXIT_CONFIGURATION_ERROR, s.exitCode());
         assertEquals(2, s.exitCode());
         String[] lines = s.err().split("\n");
         assertEquals(2, lines.length, s.err());

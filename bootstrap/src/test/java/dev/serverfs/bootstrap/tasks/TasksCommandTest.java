@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
 import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.bootstrap.ServerFsMain;
+import dev.serverfs.bootstrap.launch.ServerFsProcess;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.task.StoredManifest;
 import dev.serverfs.domain.task.Task;
@@ -95,7 +96,7 @@ class TasksCommandTest {
         Path stateDir = Files.createDirectory(temp.resolve("state"));
         Files.setPosixFilePermissions(stateDir, PosixFilePermissions.fromString("rwxr-xr-x"));
         assertEquals(
-                ServerFsMain.EXIT_CONFIGURATION_ERROR,
+                ServerFsProcess.EXIT_CONFIGURATION_ERROR,
                 run(
                         Clock.systemUTC(),
                         "--env-file",

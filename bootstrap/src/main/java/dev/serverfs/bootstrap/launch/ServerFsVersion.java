@@ -1,4 +1,4 @@
-package dev.serverfs.bootstrap;
+package dev.serverfs.bootstrap.launch;
 
 import java.io.IOException;
 import java.io.InputStream;
