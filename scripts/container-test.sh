@@ -4,7 +4,7 @@
 # deploy/, the jar) under target/container-test/:
 #   1. a local base image: the host's distribution (debootstrap minbase + curl, from the apt mirror this host
 #      uses, read from /etc/apt/sources.list*), plus a Java 25 runtime made by jlink from the build JDK;
-#   2. `.env` written as an operator would, the read-write workdir chowned to SERVERFS_UID;
+#   2. `.env` made from .env.example as an operator would, the read-write workdir chowned to SERVERFS_UID;
 #   3. `compose up -d --build` of the real compose.yml with one override (compose.test.yml): the image is built on
 #      the local base with SERVERFS_JAR=prebuilt, and the tunnel client is a container of the base image that only
 #      waits, on the same networks, from which this script drives MCP;
@@ -67,10 +67,8 @@ mirror=$(apt_mirror | head -n 1)
 
 java_home=$(serverfs_find_jdk)
 jar="$repo/bootstrap/target/serverfs.jar"
-if [ ! -s "$jar" ]; then
-  say "building the jar"
-  (cd "$repo" && JAVA_HOME="$java_home" timeout 900 mvn -q -B -ntp -DskipTests -Dspotless.check.skip=true -pl bootstrap -am package)
-fi
+# The launcher (re)builds the jar when it is missing or older than the sources, as README says.
+timeout 900 "$repo/serverfs" version >/dev/null || fail "./serverfs version could not build or run the jar"
 
 run_id="sfsct$$"
 label="dev.serverfs.container-test=$run_id" # on the base image, so every image built from it carries it too
@@ -158,23 +156,30 @@ printf 'hello from the host\n' >"$work/host/docs/hello.txt"
 # README step 2: the read-write workdir is writable by SERVERFS_UID. So is the read-only one here, so that only the
 # read-only bind can be what refuses a write to it.
 chown -R "$ct_uid:$ct_uid" "$work/host/docs" "$work/host/scratch"
-cat >"$work/.env" <<EOF
-SERVERFS_IMAGE=$image
-SERVERFS_UID=$ct_uid
-SERVERFS_GID=$ct_uid
-OPENAI_TUNNEL_IMAGE=$base_image
-CONTROL_PLANE_API_KEY=unused-in-this-test
-CONTROL_PLANE_TUNNEL_ID=unused-in-this-test
-WORKDIR_01_ALIAS=docs
-WORKDIR_01_PATH=$work/host/docs
-WORKDIR_01_READ_ONLY=true
-WORKDIR_02_ALIAS=scratch
-WORKDIR_02_PATH=$work/host/scratch
-WORKDIR_02_READ_ONLY=false
-WORKDIR_02_BINARY_TRANSFER_ENABLED=true
-SERVERFS_FILE_INGRESS_ENABLED=true
-SERVERFS_FILE_INGRESS_ALLOWED_HOSTS=files.example.org
-EOF
+# README step 1: .env from .env.example, the variables set as an operator edits them (an existing line, commented or
+# not, is replaced; others are added).
+cp "$repo/.env.example" "$work/.env"
+set_env() { # <name> <value>
+  if grep -qE "^#?$1=" "$work/.env"; then
+    sed -i -E "s|^#?$1=.*|$1=$2|" "$work/.env"
+  else
+    printf '%s=%s\n' "$1" "$2" >>"$work/.env"
+  fi
+}
+set_env SERVERFS_IMAGE "$image"
+set_env SERVERFS_UID "$ct_uid"
+set_env SERVERFS_GID "$ct_uid"
+set_env OPENAI_TUNNEL_IMAGE "$base_image"
+set_env CONTROL_PLANE_API_KEY unused-in-this-test
+set_env CONTROL_PLANE_TUNNEL_ID unused-in-this-test
+set_env WORKDIR_01_ALIAS docs
+set_env WORKDIR_01_PATH "$work/host/docs"
+set_env WORKDIR_02_ALIAS scratch
+set_env WORKDIR_02_PATH "$work/host/scratch"
+set_env WORKDIR_02_READ_ONLY false
+set_env WORKDIR_02_BINARY_TRANSFER_ENABLED true
+set_env SERVERFS_FILE_INGRESS_ENABLED true
+set_env SERVERFS_FILE_INGRESS_ALLOWED_HOSTS files.example.org
 cat >"$work/compose.test.yml" <<EOF
 # The one difference from an operator's deployment: an image built offline on the local base, and a tunnel client
 # that only waits (this script drives MCP from inside it, on the tunnel's own networks).
@@ -328,6 +333,16 @@ fetched=$(call 6 upload_binary_file \
 expect "upload_binary_file through the sidecar" "$fetched" "FILE_INGRESS_HOST_NOT_ALLOWED"
 [ ! -e "$work/host/scratch/fetched.bin" ] || fail "a refused upload wrote a file"
 say "file-ingress profile: the sidecar is healthy and serverfs-mcp reaches it (its refusal comes back through MCP)"
+
+# README: a WORKDIR_NN_PATH must exist and is never created. The engine refuses the bind, so serverfs-mcp is not
+# recreated with it, and nothing appears on the host.
+set_env WORKDIR_03_ALIAS missing
+set_env WORKDIR_03_PATH "$work/host/missing"
+if timeout 120 "${compose[@]}" up -d serverfs-mcp >"$work/up.log" 2>&1; then
+  fail "compose up accepted a WORKDIR_03_PATH that does not exist"
+fi
+[ ! -e "$work/host/missing" ] || fail "compose created the missing WORKDIR_03_PATH"
+say "a WORKDIR_NN_PATH that does not exist is refused, not created"
 
 # The agent overlay: merged with compose.yml it must bind the socket and lock directories read-only. Its end-to-end
 # check (serve reaching a Bridge on the host socket) needs `serverfs bridge`, which does not exist yet.
