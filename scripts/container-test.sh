@@ -10,8 +10,8 @@
 #      waits, on the same networks, from which this script drives MCP;
 #   4. the services healthy, then the checks: an MCP round trip (list_workdirs, read_text_file, create_text_file),
 #      no route out of serverfs-mcp, its uid/gid and read-only root filesystem, a read-only workdir bind refused by
-#      the kernel (EROFS), the file-ingress profile's sidecar healthy and reached by serverfs-mcp through MCP, and
-#      the agent overlay's merged configuration.
+#      the kernel (EROFS), the file-ingress profile's sidecar healthy and reached by serverfs-mcp through MCP, a
+#      WORKDIR_NN_PATH that does not exist refused rather than created, and the agent overlay's merged configuration.
 # Every step is bounded in time; everything it creates in the engine is removed at the end, also on failure.
 # The debootstrap rootfs and the jlink runtime are cached in target/container-base/.
 # Prerequisites missing (root, engine, compose, debootstrap): one "skipped" line, exit 0. Usage: scripts/container-test.sh
