@@ -35,6 +35,7 @@ import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -47,7 +48,8 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * all three surfaces, and random JSON-RPC envelopes, against the real {@code serve} composition in this JVM (real
  * Undertow on loopback, the real filesystem adapter over a temporary tree). Every answer must be a JSON-RPC answer
  * (never a 5xx, never an internal error), a known tool with object arguments always a tool result, and no answer
- * may name a host path. Bounded by the number of tries per property (a few seconds each).
+ * may name a host path. Bounded by the number of tries per property (a few seconds each). The {@code @Example}s are
+ * the issue's own reproductions of §2, §7 and §12-§15 over the same surface.
  */
 class McpFuzzTest {
 
@@ -157,6 +159,82 @@ class McpFuzzTest {
             assertTrue(answer.at("/error/code").isInt(), response::body);
             assertNotEquals(-32603, answer.at("/error/code").intValue(), () -> body + " -> " + response.body());
         }
+    }
+
+    // The issue's reproductions, as fixed examples over the same HTTP surface.
+
+    @Example
+    void integers_past_2_31_clamp_or_read_past_the_end() throws Exception {
+        // Issue 10 §7: these answered -32603 with a stack trace in the log.
+        JsonNode page = toolResult(
+                "list_directory", "{\"workdir\":\"ro\",\"offset\":2147483648,\"limit\":99999999999999999999}");
+        assertEquals(0, page.at("/structuredContent/returned").intValue(), page::toString);
+        assertEquals(500, page.at("/structuredContent/limit").intValue(), "clamped to the contract's 500");
+        assertFalse(page.at("/structuredContent/has_more").booleanValue());
+        JsonNode read = toolResult(
+                "read_text_file",
+                "{\"workdir\":\"ro\",\"path\":\"a.txt\",\"start_line\":2147483648,\"max_lines\":1e300}");
+        assertEquals("", read.at("/structuredContent/content").textValue(), read::toString);
+        assertEquals(2147483647L, read.at("/structuredContent/end_line").longValue());
+    }
+
+    @Example
+    void unknown_arguments_are_ignored_and_known_ones_of_the_wrong_type_are_invalid_arguments_results()
+            throws Exception {
+        // Issue 10 §12 (Gemini CLI's wait_for_previous) and §13 (SEP-1303).
+        JsonNode read =
+                toolResult("read_text_file", "{\"workdir\":\"ro\",\"path\":\"a.txt\",\"wait_for_previous\":true}");
+        assertEquals("alpha\nbeta\n", read.at("/structuredContent/content").textValue(), read::toString);
+        JsonNode wrong = toolResult("list_directory", "{\"workdir\":\"ro\",\"limit\":\"ten\"}");
+        assertTrue(wrong.get("isError").booleanValue());
+        assertTrue(wrong.at("/content/0/text").textValue().startsWith("INVALID_ARGUMENTS: "), wrong::toString);
+        JsonNode unknown = rpc(JSON.readValue(
+                "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"rm\",\"arguments\":{}}}",
+                ObjectNode.class));
+        assertEquals(-32602, unknown.at("/error/code").intValue(), unknown::toString);
+    }
+
+    @Example
+    void invalid_base64_is_a_coded_tool_error_not_a_500() throws Exception {
+        // Issue 10 §2: the audit log refused the code INVALID_BASE64 (a digit) and the exception escaped.
+        for (String data : List.of("abc", "YW Jj", "YQ", "é")) {
+            JsonNode upload = toolResult(
+                    "upload_binary_file",
+                    JSON.createObjectNode()
+                            .put("workdir", "rw")
+                            .put("path", "up.bin")
+                            .put("data_base64", data)
+                            .toString());
+            assertTrue(upload.at("/content/0/text").textValue().startsWith("INVALID_BASE64: "), upload::toString);
+        }
+    }
+
+    @Example
+    void download_also_returns_its_metadata_as_json_text_and_tools_carry_titles() throws Exception {
+        // Issue 10 §14 and §15.
+        Files.write(temp.resolve("hostdir-7f3a-rw/blob.bin"), new byte[] {1, 2, 3});
+        JsonNode download = toolResult("download_binary_file", "{\"workdir\":\"rw\",\"path\":\"blob.bin\"}");
+        assertEquals("resource", download.at("/content/0/type").textValue(), download::toString);
+        assertEquals(
+                download.get("structuredContent"),
+                JSON.readTree(download.at("/content/1/text").textValue()));
+        assertEquals(3, download.at("/structuredContent/size").intValue());
+        JsonNode tools = rpc(request("tools/list", NODES.objectNode())).at("/result/tools");
+        for (JsonNode tool : tools) {
+            assertFalse(tool.path("title").asText().isBlank(), tool.get("name").textValue());
+        }
+        JsonNode templates = rpc(request("resources/templates/list", NODES.objectNode()));
+        assertEquals(
+                "serverfs://{workdir}/{+path}",
+                templates.at("/result/resourceTemplates/0/uriTemplate").textValue());
+    }
+
+    private static JsonNode toolResult(String tool, String arguments) throws Exception {
+        ObjectNode params = NODES.objectNode().put("name", tool);
+        params.set("arguments", JSON.readTree(arguments));
+        JsonNode answer = rpc(request("tools/call", params));
+        assertTrue(answer.has("result"), answer::toString);
+        return answer.get("result");
     }
 
     @Provide
