@@ -429,19 +429,14 @@ class McpFuzzTest {
     }
 
     private static ObjectNode request(String method, ObjectNode params) {
-        ObjectNode request = NODES.objectNode()
-                .put("jsonrpc", "2.0")
-                .put("id", IDS.incrementAndGet())
-                .put("method", method);
-        request.set("params", params);
-        return request;
+        return McpTestClient.request(IDS.incrementAndGet(), method, params);
     }
 
     private static String initialize() throws Exception {
-        ObjectNode params = NODES.objectNode().put("protocolVersion", "2025-11-25");
-        params.putObject("capabilities");
-        params.putObject("clientInfo").put("name", "fuzz").put("version", "1");
-        HttpResponse<String> response = post(request("initialize", params).toString(), false);
+        HttpResponse<String> response = post(
+                request("initialize", McpTestClient.initializeParams("2025-11-25", "fuzz"))
+                        .toString(),
+                false);
         return response.headers().firstValue("Mcp-Session-Id").orElseThrow();
     }
 

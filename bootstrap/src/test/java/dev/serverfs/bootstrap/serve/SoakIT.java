@@ -300,10 +300,8 @@ class SoakIT {
     }
 
     private String initialize() throws Exception {
-        ObjectNode params = JSON.createObjectNode().put("protocolVersion", "2025-11-25");
-        params.putObject("capabilities");
-        params.putObject("clientInfo").put("name", "soak").put("version", "1");
-        HttpResponse<String> response = post(request("initialize", params), null);
+        HttpResponse<String> response =
+                post(request("initialize", McpTestClient.initializeParams("2025-11-25", "soak")), null);
         assertEquals(200, response.statusCode(), response.body());
         return response.headers().firstValue("Mcp-Session-Id").orElseThrow();
     }
@@ -315,12 +313,7 @@ class SoakIT {
     }
 
     private ObjectNode request(String method, ObjectNode params) {
-        ObjectNode request = JSON.createObjectNode()
-                .put("jsonrpc", "2.0")
-                .put("id", ids.incrementAndGet())
-                .put("method", method);
-        request.set("params", params);
-        return request;
+        return McpTestClient.request(ids.incrementAndGet(), method, params);
     }
 
     private HttpRequest.Builder builder(String session) {
