@@ -487,14 +487,14 @@ abstract class ReadToolsContract {
         assertEquals(200, first.endLine());
         assertTrue(first.hasMore());
         assertEquals(201L, first.nextStartLine());
-        TextFileContent second = read.readTextFile(new ReadTextFileQuery("wd", "big.txt", 201, 1000));
+        TextFileContent second = read.readTextFile(new ReadTextFileQuery("wd", "big.txt", 201L, 1000));
         assertEquals(450, second.endLine());
         assertFalse(second.hasMore());
         assertNull(second.nextStartLine());
         assertEquals(first.revision(), second.revision());
         assertEquals(first.content() + second.content(), text.toString());
         assertEquals(text.length(), first.bytesReturned() + second.bytesReturned());
-        TextFileContent past = read.readTextFile(new ReadTextFileQuery("wd", "big.txt", 900, null));
+        TextFileContent past = read.readTextFile(new ReadTextFileQuery("wd", "big.txt", 900L, null));
         assertEquals(899, past.endLine());
         assertEquals("", past.content());
         assertFalse(past.hasMore());
@@ -670,7 +670,7 @@ abstract class ReadToolsContract {
         assertEquals("a\nb\n", resource.readResource("wd", "small.txt"));
         assertEquals(
                 "1\n2\n3\n",
-                read.readTextFile(new ReadTextFileQuery("open", "long.txt", 1, 10))
+                read.readTextFile(new ReadTextFileQuery("open", "long.txt", 1L, 10))
                         .content());
         ServerFsException e = assertThrows(ServerFsException.class, () -> resource.readResource("open", "long.txt"));
         assertEquals(ErrorCode.RESOURCE_TOO_LARGE, e.code());

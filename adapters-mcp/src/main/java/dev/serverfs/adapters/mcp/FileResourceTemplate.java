@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * The resource template {@code serverfs://{workdir}/{path}} (contract reference §2.7): listed by
+ * The resource template {@code serverfs://{workdir}/{+path}} (contract reference §2.7): listed by
  * {@code resources/templates/list}, read by {@code resources/read}. Everything after the workdir is the path,
  * percent-decoded (so {@code a/b.txt} and {@code a%2Fb.txt} both work). A coded failure is a JSON-RPC error whose
  * message is {@code CODE: message}: -32002 when the workdir or file does not exist (spec: resource not found),

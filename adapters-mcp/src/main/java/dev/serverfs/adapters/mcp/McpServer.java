@@ -52,7 +52,7 @@ public final class McpServer implements AutoCloseable {
         return start(settings, audit, tools, Optional.empty());
     }
 
-    /** As {@link #start(McpSettings, AuditLog, List)}, also serving the {@code serverfs://{workdir}/{path}} template. */
+    /** As {@link #start(McpSettings, AuditLog, List)}, also serving the {@code serverfs://{workdir}/{+path}} template. */
     public static McpServer start(
             McpSettings settings, AuditLog audit, List<? extends McpTool> tools, ReadResourceUseCase resources) {
         return start(settings, audit, tools, Optional.of(new FileResourceTemplate(resources)));

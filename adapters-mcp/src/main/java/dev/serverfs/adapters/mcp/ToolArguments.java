@@ -2,6 +2,8 @@ package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,8 +13,10 @@ import java.util.Set;
 
 /**
  * The flat top-level arguments of one tool call (reference §2.0), already validated against the tool's input
- * schema. Typed getters only: JSON types never leave the adapter. A JSON {@code null} reads as absent. A getter
- * whose value has the wrong type throws {@link IllegalArgumentException} (a schema bug, hence a server fault).
+ * schema and holding only the arguments the schema names (unknown ones were dropped). Typed getters only: JSON types
+ * never leave the adapter. A JSON {@code null} reads as absent. A getter whose value has the wrong type, or a
+ * missing required argument, is {@code INVALID_ARGUMENTS} (a tool result the model can correct, MCP 2025-11-25
+ * SEP-1303), whichever layer notices it.
  */
 public final class ToolArguments {
 
@@ -45,28 +49,37 @@ public final class ToolArguments {
 
     /** A required string argument (the schema lists it in {@code required}). */
     public String requiredString(String name) {
-        return string(name).orElseThrow(() -> new IllegalArgumentException("missing argument " + name));
+        return string(name)
+                .orElseThrow(() -> new ServerFsException(ErrorCode.INVALID_ARGUMENTS, "missing argument " + name));
     }
 
+    /**
+     * An integer argument (JSON Schema: a number with a zero fractional part, so {@code 2.0} counts). A value beyond
+     * the 64-bit range reads as the nearest bound: every caller clamps it or treats it as past the end, exactly as
+     * the unbounded integers of the reference do (issue 10 §7), and none can hold such a value anyway.
+     */
     public Optional<Long> longValue(String name) {
         return value(name).map(v -> {
-            if (!v.isIntegralNumber() && !(v.isNumber() && v.asDouble() == Math.rint(v.asDouble()))) {
-                throw wrongType(name, "integer");
+            if (v.isIntegralNumber()) {
+                if (v.canConvertToLong()) {
+                    return v.longValue();
+                }
+                return v.bigIntegerValue().signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
             }
-            if (!v.canConvertToLong()) {
-                throw wrongType(name, "64-bit integer");
+            if (v.isNumber()) {
+                double d = v.doubleValue();
+                if (d == Math.rint(d)) {
+                    // A narrowing cast saturates (JLS §5.1.3), infinities included.
+                    return (long) d;
+                }
             }
-            return v.asLong();
+            throw wrongType(name, "integer");
         });
     }
 
+    /** As {@link #longValue}, a value beyond the 32-bit range reading as the nearest bound. */
     public Optional<Integer> integer(String name) {
-        return longValue(name).map(v -> {
-            if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
-                throw wrongType(name, "32-bit integer");
-            }
-            return v.intValue();
-        });
+        return longValue(name).map(v -> Math.clamp(v, Integer.MIN_VALUE, Integer.MAX_VALUE));
     }
 
     public Optional<Boolean> bool(String name) {
@@ -132,8 +145,8 @@ public final class ToolArguments {
         return value == null || value.isNull() ? Optional.empty() : Optional.of(value);
     }
 
-    private static IllegalArgumentException wrongType(String name, String expected) {
-        return new IllegalArgumentException("argument " + name + " is not a " + expected);
+    private static ServerFsException wrongType(String name, String expected) {
+        return new ServerFsException(ErrorCode.INVALID_ARGUMENTS, "argument " + name + " is not a " + expected);
     }
 
     @Override

@@ -1,10 +1,12 @@
 package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.networknt.schema.Error;
 import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.TaskId;
 import java.time.Duration;
@@ -13,24 +15,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one {@code tools/call}: unknown tool or arguments failing the published schema → JSON-RPC -32602; a
- * {@link ServerFsException} → tool result with {@code isError: true} and text {@code CODE: message}; any other
- * exception → -32603 with a generic message, details only in the log (CONTRACT.md §2). Emits exactly one
- * {@code tool_call} audit event per call of a known tool.
+ * Runs one {@code tools/call} (CONTRACT.md §2): an unknown tool, or {@code arguments} that are not an object, →
+ * JSON-RPC -32602; unknown top-level arguments are dropped (never reach the tool); known ones failing the published
+ * schema, and any {@link ServerFsException}, → tool result with {@code isError: true} and text {@code CODE: message}
+ * ({@code INVALID_ARGUMENTS} for the schema, MCP 2025-11-25 SEP-1303); any other exception → -32603 with a generic
+ * message, details only in the log. Emits exactly one {@code tool_call} audit event per call of a known tool; a
+ * failing audit log never changes the result.
  */
 final class ToolInvoker {
 
     private static final Logger log = LoggerFactory.getLogger(ToolInvoker.class);
     private static final int MAX_SCHEMA_MESSAGES = 5;
 
-    /** Audit codes for calls that fail before or outside the tool (no {@code ErrorCode} exists for them). */
-    static final String INVALID_ARGUMENTS = "INVALID_ARGUMENTS";
-
+    /** The audit code of a call that failed outside the tool with a server fault (no {@code ErrorCode} exists). */
     static final String INTERNAL_ERROR = "INTERNAL_ERROR";
 
     /** The {@code schema_version} of every Agent tool's audit event (reference §3). */
@@ -70,39 +73,39 @@ final class ToolInvoker {
         ObjectNode arguments = rawArguments == null || rawArguments.isNull() ? Json.object() : null;
         if (arguments == null) {
             if (!(rawArguments instanceof ObjectNode object)) {
-                audit(tool, started, Optional.empty(), Optional.empty(), Json.object(), INVALID_ARGUMENTS);
+                // Not a tool input at all: the CallToolRequest itself is malformed (its arguments are an object).
+                audit(tool, started, Optional.empty(), Optional.empty(), Json.object(), invalidArguments());
                 return new Outcome.Failure(JsonRpc.INVALID_PARAMS, "Tool arguments must be an object");
             }
-            arguments = object;
+            arguments = tool.knownArguments(object);
         }
         Optional<String> workdir = textArgument(arguments, "workdir");
         Optional<String> path = textArgument(arguments, "path");
-        List<Error> errors = tool.inputSchema().validate(arguments);
-        if (!errors.isEmpty()) {
-            audit(tool, started, workdir, path, arguments, INVALID_ARGUMENTS);
-            return new Outcome.Failure(JsonRpc.INVALID_PARAMS, schemaMessage(name, errors));
-        }
         try {
+            List<Error> errors = tool.inputSchema().validate(arguments);
+            if (!errors.isEmpty()) {
+                throw new ServerFsException(ErrorCode.INVALID_ARGUMENTS, schemaMessage(name, errors));
+            }
             ToolResult result = tool.tool().call(new ToolArguments(arguments));
             // One serialisation of the payload serves both channels (reference §2.1: the text is the same JSON).
             byte[] structured = structured(result.payload());
             ObjectNode callResult = Json.object();
-            if (result.blob().isPresent()) {
-                ToolResult.EmbeddedBlob blob = result.blob().get();
-                ObjectNode resource = callResult
-                        .putArray("content")
-                        .addObject()
-                        .put("type", "resource")
-                        .putObject("resource");
-                resource.put("uri", blob.uri()).put("mimeType", blob.mimeType()).put("blob", blob.base64());
-            } else {
-                JsonNode text =
-                        result.text().<JsonNode>map(TextNode::valueOf).orElseGet(() -> EncodedJson.string(structured));
-                callResult.putArray("content").addObject().put("type", "text").set("text", text);
-            }
+            ArrayNode content = callResult.putArray("content");
+            result.blob()
+                    .ifPresent(blob -> content.addObject()
+                            .put("type", "resource")
+                            .putObject("resource")
+                            .put("uri", blob.uri())
+                            .put("mimeType", blob.mimeType())
+                            .put("blob", blob.base64()));
+            // The payload as a JSON text block too, after a blob (issue 10 §14: clients that show the model only
+            // the content, such as Gemini CLI, lost size, sha256 and revision).
+            JsonNode text =
+                    result.text().<JsonNode>map(TextNode::valueOf).orElseGet(() -> EncodedJson.string(structured));
+            content.addObject().put("type", "text").set("text", text);
             callResult.set("structuredContent", EncodedJson.rawValue(structured));
             callResult.put("isError", false);
-            audit.toolCall(AuditLog.ToolCall.succeeded(
+            record(() -> AuditLog.ToolCall.succeeded(
                     name,
                     elapsed(started),
                     result.workdir().or(() -> workdir),
@@ -133,7 +136,7 @@ final class ToolInvoker {
             Optional<String> path,
             ObjectNode arguments,
             String code) {
-        audit.toolCall(new AuditLog.ToolCall(
+        record(() -> new AuditLog.ToolCall(
                 tool.spec().name(),
                 elapsed(started),
                 false,
@@ -141,6 +144,22 @@ final class ToolInvoker {
                 path,
                 Optional.of(code),
                 failureCounters(tool, arguments)));
+    }
+
+    /**
+     * Emits one audit event. Issue 10 §2: no failure of building or writing the event may change the tool's result;
+     * it is logged (without the event, which may name a path) and the call answers as it would have.
+     */
+    private void record(Supplier<AuditLog.ToolCall> event) {
+        try {
+            audit.toolCall(event.get());
+        } catch (RuntimeException e) {
+            log.atError().setMessage("audit_failed").setCause(e).log();
+        }
+    }
+
+    private static String invalidArguments() {
+        return ErrorCode.INVALID_ARGUMENTS.wire();
     }
 
     /**

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -43,11 +44,19 @@ final class ToolRegistry {
             if (!"object".equals(input.path("type").asText())) {
                 throw new IllegalStateException("input schema of " + spec.name() + " must have type object");
             }
+            if (input.has("additionalProperties")) {
+                // CONTRACT.md §2: unknown top-level arguments are ignored, so no schema may close the top level.
+                throw new IllegalStateException("input schema of " + spec.name() + " must not restrict extra keys");
+            }
             Optional<ObjectNode> output = loadSchema(spec.schema() + ".output.json");
             Schema compiled = SCHEMAS.getSchema(input);
             // Compile every keyword now, so a bad schema fails at start-up and the first call is not slow.
             compiled.initializeValidators();
-            tools.put(spec.name(), new RegisteredTool(tool, spec, descriptor(spec, input, output), compiled));
+            Set<String> known = new LinkedHashSet<>();
+            input.path("properties").fieldNames().forEachRemaining(known::add);
+            tools.put(
+                    spec.name(),
+                    new RegisteredTool(tool, spec, descriptor(spec, input, output), compiled, Set.copyOf(known)));
         }
     }
 
@@ -73,6 +82,7 @@ final class ToolRegistry {
     private static ObjectNode descriptor(ToolSpec spec, ObjectNode input, Optional<ObjectNode> output) {
         ObjectNode d = Json.object();
         d.put("name", spec.name());
+        d.put("title", spec.title());
         d.put("description", spec.description());
         d.set("inputSchema", input);
         output.ifPresent(o -> d.set("outputSchema", o));
@@ -103,6 +113,22 @@ final class ToolRegistry {
         }
     }
 
-    /** One offered tool with its published descriptor and compiled input schema. */
-    record RegisteredTool(McpTool tool, ToolSpec spec, ObjectNode descriptor, Schema inputSchema) {}
+    /**
+     * One offered tool with its published descriptor, compiled input schema and the top-level argument names that
+     * schema declares (the only ones a call hands to the tool).
+     */
+    record RegisteredTool(
+            McpTool tool, ToolSpec spec, ObjectNode descriptor, Schema inputSchema, Set<String> argumentNames) {
+
+        /** The arguments this tool knows, in the caller's order; unknown ones are dropped, never acted on. */
+        ObjectNode knownArguments(ObjectNode arguments) {
+            ObjectNode known = Json.object();
+            arguments.properties().forEach(e -> {
+                if (argumentNames.contains(e.getKey())) {
+                    known.set(e.getKey(), e.getValue());
+                }
+            });
+            return known;
+        }
+    }
 }

@@ -58,4 +58,13 @@ public record ToolSpec(
     public ToolSpec(String name, String description, ToolAnnotations annotations, ToolSurface surface) {
         this(name, description, annotations, surface, Map.of());
     }
+
+    /**
+     * The human title {@code tools/list} shows (MCP 2025-06-18 {@code Tool.title}): the name read as words, e.g.
+     * {@code read_text_file} → "Read text file".
+     */
+    public String title() {
+        String words = name.replace('_', ' ');
+        return Character.toUpperCase(words.charAt(0)) + words.substring(1);
+    }
 }

@@ -85,7 +85,8 @@ class BinaryToolsTest {
     }
 
     @Test
-    void download_returns_one_embedded_blob_resource_and_the_metadata_as_structured_content() throws Exception {
+    void download_returns_one_embedded_blob_resource_then_the_metadata_as_json_text_and_structured_content()
+            throws Exception {
         ToolInvoker invoker = new ToolInvoker(registry(false), audit);
 
         ObjectNode result = assertInstanceOf(
@@ -95,7 +96,7 @@ class BinaryToolsTest {
                                 Json.WIRE.readTree("{\"workdir\":\"wd\",\"path\":\"a b/ü#?.png\"}")))
                 .result();
 
-        assertEquals(1, result.get("content").size());
+        assertEquals(2, result.get("content").size());
         JsonNode item = result.at("/content/0");
         assertEquals("resource", item.get("type").textValue());
         assertEquals(
@@ -107,6 +108,10 @@ class BinaryToolsTest {
                         {"workdir":"wd","path":"a b/ü#?.png","size":3,"mime_type":"image/png","sha256":"cd",\
                         "revision":"v1:0123456789abcdef"}""").toString(),
                 result.get("structuredContent").toString());
+        assertEquals("text", result.at("/content/1/type").textValue());
+        assertEquals(
+                result.get("structuredContent"),
+                Json.WIRE.readTree(result.at("/content/1/text").textValue()));
         assertFalse(result.get("isError").booleanValue());
     }
 
@@ -124,12 +129,13 @@ class BinaryToolsTest {
                 Json.WIRE.readTree(
                         "{\"workdir\":\"wd\",\"path\":\"a\",\"file\":null,\"data_base64\":\"\",\"expected_revision\":null}"));
 
-        assertEquals(
-                JsonRpc.INVALID_PARAMS,
-                assertInstanceOf(ToolInvoker.Outcome.Failure.class, extra).code());
-        assertEquals(
-                JsonRpc.INVALID_PARAMS,
-                assertInstanceOf(ToolInvoker.Outcome.Failure.class, missingId).code());
+        // The file object stays closed (only top-level arguments are open, issue 10 §12); a bad one is a tool error.
+        for (ToolInvoker.Outcome bad : List.of(extra, missingId)) {
+            ObjectNode result =
+                    assertInstanceOf(ToolInvoker.Outcome.Result.class, bad).result();
+            assertTrue(result.get("isError").booleanValue());
+            assertTrue(result.at("/content/0/text").textValue().startsWith("INVALID_ARGUMENTS: "));
+        }
         assertInstanceOf(ToolInvoker.Outcome.Result.class, nulls);
         assertEquals(Optional.of(""), lastUpload.get().dataBase64());
         assertEquals(Optional.empty(), lastUpload.get().file());

@@ -91,7 +91,7 @@ class FileResourceTemplateTest {
         ObjectNode listed =
                 with.request(a.session().orElseThrow(), IntNode.valueOf(2), "resources/templates/list", null);
         assertEquals(
-                "serverfs://{workdir}/{path}",
+                "serverfs://{workdir}/{+path}",
                 listed.at("/result/resourceTemplates/0/uriTemplate").textValue());
         assertEquals(
                 "ServerFS file", listed.at("/result/resourceTemplates/0/name").textValue());

@@ -494,13 +494,17 @@ class McpServerIT {
     }
 
     @Test
-    void tools_call_with_bad_arguments_or_an_unknown_tool_is_invalid_params() {
+    void tools_call_with_an_unknown_tool_is_invalid_params_and_unknown_arguments_are_ignored() {
         McpTestClient client = start();
         String id = client.initialize();
 
-        JsonNode badArgs = json(client.post(
+        JsonNode extraArgs = json(client.post(
                 "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"list_workdirs\","
-                        + "\"arguments\":{\"x\":1}}}",
+                        + "\"arguments\":{\"wait_for_previous\":true}}}",
+                session(id)));
+        JsonNode badArgs = json(client.post(
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"list_workdirs\","
+                        + "\"arguments\":[1]}}",
                 session(id)));
         JsonNode unknown = json(client.post(
                 "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"nope\"}}",
@@ -508,6 +512,7 @@ class McpServerIT {
         JsonNode noName = json(
                 client.post("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{}}", session(id)));
 
+        assertFalse(extraArgs.at("/result/isError").booleanValue(), extraArgs.toString());
         assertEquals(-32602, badArgs.at("/error/code").intValue());
         assertEquals(-32602, unknown.at("/error/code").intValue());
         assertEquals(-32602, noName.at("/error/code").intValue());

@@ -161,8 +161,9 @@ class MutationToolsTest {
             {"delete_file", "{\"workdir\":\"rw\",\"path\":\"f\"}"},
             {"create_text_file", "{\"workdir\":\"rw\",\"path\":\"f\"}"},
         }) {
-            ToolInvoker.Outcome outcome = invoker().call(bad[0], Json.WIRE.readTree(bad[1]));
-            assertFalse(outcome instanceof ToolInvoker.Outcome.Result, bad[1]);
+            ObjectNode result =
+                    ((ToolInvoker.Outcome.Result) invoker().call(bad[0], Json.WIRE.readTree(bad[1]))).result();
+            assertTrue(result.at("/content/0/text").textValue().startsWith("INVALID_ARGUMENTS: "), bad[1]);
         }
         assertTrue(commands.isEmpty());
     }

@@ -155,7 +155,7 @@ class ReadToolsTest {
     @Test
     void read_text_file_publishes_the_page_and_audits_counters_without_content() throws Exception {
         ObjectNode result = ok("read_text_file", "{\"workdir\":\"docs\",\"path\":\"f.txt\",\"start_line\":1}");
-        assertEquals(new ReadTextFileUseCase.ReadTextFileQuery("docs", "f.txt", 1, null), queries.getFirst());
+        assertEquals(new ReadTextFileUseCase.ReadTextFileQuery("docs", "f.txt", 1L, null), queries.getFirst());
         assertEquals(json("""
                         {"workdir":"docs","path":"f.txt","start_line":1,"end_line":2,"content":"one\\ntwo\\n",
                          "bytes_returned":8,"has_more":true,"next_start_line":3,"revision":"v1:0123456789abcdef"}
@@ -209,23 +209,56 @@ class ReadToolsTest {
     }
 
     @Test
-    void schemas_reject_bad_arguments_before_the_use_case() throws Exception {
+    void schemas_reject_bad_arguments_before_the_use_case_as_invalid_arguments_results() throws Exception {
+        // Issue 10 §13 (MCP 2025-11-25 SEP-1303): a tool result the model can read, no longer JSON-RPC -32602.
         for (String[] call : new String[][] {
             {"list_directory", "{\"workdir\":\"docs\",\"limit\":0}"},
             {"list_directory", "{\"workdir\":\"docs\",\"offset\":-1}"},
+            {"list_directory", "{\"workdir\":\"docs\",\"offset\":-99999999999999999999999}"},
+            {"list_directory", "{\"workdir\":\"docs\",\"limit\":1.5}"},
+            {"list_directory", "{\"workdir\":\"docs\",\"limit\":\"10\"}"},
             {"find_files", "{\"workdir\":\"docs\"}"},
             {"search_text", "{\"workdir\":\"docs\",\"query\":\"x\",\"case_sensitive\":\"yes\"}"},
             {"read_text_file", "{\"workdir\":\"docs\",\"path\":\"f\",\"start_line\":0}"},
+            {"read_text_file", "{\"workdir\":\"docs\",\"path\":\"f\",\"max_lines\":-1e300}"},
             {"stat_file", "{\"workdir\":\"docs\"}"},
-            {"stat_file", "{\"workdir\":\"docs\",\"path\":\"x\",\"extra\":1}"},
+            {"stat_file", "{\"workdir\":\"docs\",\"path\":7,\"extra\":1}"},
         }) {
-            ToolInvoker.Outcome outcome = invoker().call(call[0], json(call[1]));
-            assertEquals(
-                    -32602,
-                    assertInstanceOf(ToolInvoker.Outcome.Failure.class, outcome).code(),
-                    call[1]);
+            ObjectNode result = assertInstanceOf(
+                            ToolInvoker.Outcome.Result.class, invoker().call(call[0], json(call[1])), call[1])
+                    .result();
+            assertTrue(result.get("isError").booleanValue(), call[1]);
+            String text = result.at("/content/0/text").textValue();
+            assertTrue(text.startsWith("INVALID_ARGUMENTS: Invalid arguments for tool " + call[0]), text);
         }
         assertTrue(queries.isEmpty());
+    }
+
+    @Test
+    void integers_past_32_and_64_bits_reach_the_use_case_saturated_never_as_a_fault() throws Exception {
+        // Issue 10 §7: 2^31 in offset/limit/start_line/max_lines answered -32603 with a stack trace in the log.
+        String huge = "99999999999999999999999";
+        for (String[] call : new String[][] {
+            {"list_directory", "{\"workdir\":\"docs\",\"offset\":2147483648,\"limit\":" + huge + "}"},
+            {"find_files", "{\"workdir\":\"docs\",\"pattern\":\"*\",\"limit\":4294967296}"},
+            {"search_text", "{\"workdir\":\"docs\",\"query\":\"x\",\"limit\":1e300}"},
+            {"read_text_file", "{\"workdir\":\"docs\",\"path\":\"f\",\"start_line\":" + huge + ",\"max_lines\":3e9}"},
+            {"read_text_file", "{\"workdir\":\"docs\",\"path\":\"g\",\"start_line\":2147483648.0}"},
+        }) {
+            ObjectNode result = assertInstanceOf(
+                            ToolInvoker.Outcome.Result.class, invoker().call(call[0], json(call[1])), call[1])
+                    .result();
+            assertFalse(result.get("isError").booleanValue(), call[1]);
+        }
+        int max = Integer.MAX_VALUE;
+        assertEquals(
+                List.of(
+                        new ListDirectoryUseCase.ListDirectoryQuery("docs", "", max, max),
+                        new FindFilesUseCase.FindFilesQuery("docs", "*", "", max),
+                        new SearchTextUseCase.SearchTextQuery("docs", "x", "", null, null, max),
+                        new ReadTextFileUseCase.ReadTextFileQuery("docs", "f", Long.MAX_VALUE, max),
+                        new ReadTextFileUseCase.ReadTextFileQuery("docs", "g", 2147483648L, null)),
+                queries);
     }
 
     @Test

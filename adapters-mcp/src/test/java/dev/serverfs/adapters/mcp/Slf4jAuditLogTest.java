@@ -79,6 +79,17 @@ class Slf4jAuditLogTest {
     }
 
     @Test
+    void every_error_code_can_be_audited() {
+        // Issue 10 §2: INVALID_BASE64 (a digit) was refused by the audit record and turned a tool error into a 500.
+        for (ErrorCode code : ErrorCode.values()) {
+            new Slf4jAuditLog()
+                    .toolCall(AuditLog.ToolCall.failed(
+                            "upload_binary_file", Duration.ZERO, Optional.empty(), Optional.empty(), code));
+            assertEquals(code.wire(), fields(appender.list.getLast()).get("error_code"));
+        }
+    }
+
+    @Test
     void an_event_can_not_carry_a_field_outside_the_counter_list() {
         assertThrows(
                 IllegalArgumentException.class,

@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 class ToolArgumentsTest {
 
@@ -34,12 +37,35 @@ class ToolArgumentsTest {
     }
 
     @Test
-    void a_wrong_type_is_an_illegal_argument_not_a_silent_coercion() throws Exception {
-        ToolArguments a = args("{\"limit\":\"5\",\"big\":5000000000,\"frac\":1.5}");
+    void a_wrong_type_is_invalid_arguments_not_a_silent_coercion() throws Exception {
+        ToolArguments a = args("{\"limit\":\"5\",\"frac\":1.5,\"flag\":1,\"list\":[1]}");
 
-        assertThrows(IllegalArgumentException.class, () -> a.integer("limit"));
-        assertThrows(IllegalArgumentException.class, () -> a.integer("big"));
-        assertThrows(IllegalArgumentException.class, () -> a.longValue("frac"));
+        for (Executable read : List.<Executable>of(
+                () -> a.integer("limit"),
+                () -> a.longValue("frac"),
+                () -> a.bool("flag"),
+                () -> a.strings("list"),
+                () -> a.requiredString("missing"))) {
+            assertEquals(
+                    ErrorCode.INVALID_ARGUMENTS,
+                    assertThrows(ServerFsException.class, read).code());
+        }
+    }
+
+    @Test
+    void integers_past_the_32_and_64_bit_range_saturate() throws Exception {
+        // Issue 10 §7: the reference's integers are unbounded; every caller clamps or reads "past the end".
+        ToolArguments a = args("""
+                {"big":5000000000,"neg":-5000000000,"huge":123456789012345678901234567890,"whole":3e9,
+                 "inf":1e400,"minus":-1e400,"two":2.0}""");
+
+        assertEquals(Optional.of(Integer.MAX_VALUE), a.integer("big"));
+        assertEquals(Optional.of(Integer.MIN_VALUE), a.integer("neg"));
+        assertEquals(Optional.of(Long.MAX_VALUE), a.longValue("huge"));
+        assertEquals(Optional.of(3_000_000_000L), a.longValue("whole"));
+        assertEquals(Optional.of(Long.MAX_VALUE), a.longValue("inf"));
+        assertEquals(Optional.of(Long.MIN_VALUE), a.longValue("minus"));
+        assertEquals(Optional.of(2), a.integer("two"));
     }
 
     @Test

@@ -14,10 +14,14 @@ import dev.serverfs.application.service.ListWorkdirsService;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class ToolInvokerTest {
@@ -87,28 +91,90 @@ class ToolInvokerTest {
     }
 
     @Test
-    void arguments_failing_the_schema_are_invalid_params_and_audited_once() throws Exception {
+    void arguments_failing_the_schema_are_an_invalid_arguments_tool_error_audited_once() throws Exception {
+        // MCP 2025-11-25 SEP-1303: the model sees the error and can correct its call (was -32602 before issue 10 §13).
         ToolInvoker invoker = invoker(new EchoTool());
 
         ToolInvoker.Outcome outcome = invoker.call("echo_path", json("{\"workdir\":\"docs\",\"path\":7}"));
 
-        ToolInvoker.Outcome.Failure failure = assertInstanceOf(ToolInvoker.Outcome.Failure.class, outcome);
-        assertEquals(-32602, failure.code());
-        assertTrue(failure.message().startsWith("Invalid arguments for tool echo_path: "), failure.message());
-        assertTrue(failure.message().contains("path"), failure.message());
+        ObjectNode result =
+                assertInstanceOf(ToolInvoker.Outcome.Result.class, outcome).result();
+        assertTrue(result.get("isError").booleanValue());
+        String text = result.at("/content/0/text").textValue();
+        assertTrue(text.startsWith("INVALID_ARGUMENTS: Invalid arguments for tool echo_path: "), text);
+        assertTrue(text.contains("path"), text);
+        assertFalse(result.has("structuredContent"));
         assertEquals(1, audit.events().size());
         assertEquals(Optional.of("INVALID_ARGUMENTS"), audit.events().getFirst().errorCode());
         assertEquals(Optional.of("docs"), audit.events().getFirst().workdir());
     }
 
     @Test
-    void unknown_argument_fails_a_closed_schema() throws Exception {
-        ToolInvoker.Outcome outcome = invoker(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())))
-                .call("list_workdirs", json("{\"surprise\":1}"));
+    void unknown_top_level_arguments_are_ignored_and_never_reach_the_tool() throws Exception {
+        // Issue 10 §12: Gemini CLI adds wait_for_previous to calls.
+        ToolInvoker workdirs = invoker(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())));
+        assertFalse(
+                workdirs.call("list_workdirs", json("{\"wait_for_previous\":true,\"x\":[1]}"))
+                        instanceof ToolInvoker.Outcome.Failure);
+        List<String> seen = new ArrayList<>();
+        McpTool names = new McpTool() {
+            @Override
+            public ToolSpec spec() {
+                return new ToolSpec("echo_path", "Echoes.", ToolAnnotations.readOnly(), ToolSurface.FILESYSTEM);
+            }
 
-        assertEquals(
-                -32602,
-                assertInstanceOf(ToolInvoker.Outcome.Failure.class, outcome).code());
+            @Override
+            public ToolResult call(ToolArguments arguments) {
+                seen.addAll(arguments.names());
+                return ToolResult.of(Map.of());
+            }
+        };
+
+        ObjectNode result = assertInstanceOf(
+                        ToolInvoker.Outcome.Result.class,
+                        invoker(names)
+                                .call(
+                                        "echo_path",
+                                        json("{\"wait_for_previous\":true,\"workdir\":\"docs\",\"path\":\"a\","
+                                                + "\"rm\":\"-rf\"}")))
+                .result();
+
+        assertFalse(result.get("isError").booleanValue());
+        assertEquals(List.of("workdir", "path"), seen);
+    }
+
+    @Test
+    void a_known_argument_is_still_validated_beside_unknown_ones() throws Exception {
+        ObjectNode result = assertInstanceOf(
+                        ToolInvoker.Outcome.Result.class,
+                        invoker(new EchoTool())
+                                .call("echo_path", json("{\"workdir\":\"docs\",\"path\":[],\"extra\":1}")))
+                .result();
+
+        assertTrue(result.get("isError").booleanValue());
+        assertTrue(result.at("/content/0/text").textValue().startsWith("INVALID_ARGUMENTS: "));
+    }
+
+    @Test
+    void a_failing_audit_log_never_changes_the_result() throws Exception {
+        AuditLog broken = event -> {
+            throw new IllegalStateException("disk full");
+        };
+        ToolInvoker invoker = new ToolInvoker(
+                new ToolRegistry(
+                        List.of(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())), new EchoTool()),
+                        EnumSet.allOf(ToolSurface.class)),
+                broken);
+
+        ObjectNode ok = assertInstanceOf(ToolInvoker.Outcome.Result.class, invoker.call("list_workdirs", null))
+                .result();
+        ObjectNode failed = assertInstanceOf(
+                        ToolInvoker.Outcome.Result.class,
+                        invoker.call("echo_path", json("{\"workdir\":\"docs\",\"path\":\"missing.txt\"}")))
+                .result();
+
+        assertFalse(ok.get("isError").booleanValue());
+        assertTrue(failed.at("/content/0/text").textValue().startsWith("PATH_NOT_FOUND: "));
     }
 
     @Test
@@ -248,6 +314,42 @@ class ToolInvokerTest {
     }
 
     @Test
+    void every_published_schema_types_every_property_and_leaves_the_top_level_open() throws Exception {
+        // Issue 10 §12 and §15: clients validate against these schemas before calling.
+        Path folder = Path.of(ToolRegistry.class
+                        .getResource(ToolRegistry.SCHEMA_FOLDER + "list_workdirs.json")
+                        .toURI())
+                .getParent();
+        List<Path> inputs;
+        try (Stream<Path> files = Files.list(folder)) {
+            inputs = files.filter(f -> !f.toString().endsWith(".output.json")).toList();
+        }
+        assertTrue(inputs.size() >= 22, inputs.toString());
+        for (Path file : inputs) {
+            JsonNode schema = Json.WIRE.readTree(file.toFile());
+            assertFalse(schema.has("additionalProperties"), file.toString());
+            assertEveryPropertyTyped(schema, file.getFileName().toString());
+        }
+    }
+
+    private static void assertEveryPropertyTyped(JsonNode schema, String where) {
+        schema.path("properties").properties().forEach(p -> {
+            JsonNode property = p.getValue();
+            String at = where + "#" + p.getKey();
+            assertTrue(property.has("type") || property.has("anyOf"), at);
+            property.path("anyOf").forEach(alternative -> {
+                assertTrue(alternative.has("type"), at);
+                assertEveryPropertyTyped(alternative, at);
+            });
+            assertEveryPropertyTyped(property, at);
+            if (property.has("items")) {
+                assertTrue(property.get("items").has("type"), at + "[]");
+                assertEveryPropertyTyped(property.get("items"), at + "[]");
+            }
+        });
+    }
+
+    @Test
     void descriptors_publish_schema_annotations_and_meta() {
         ToolRegistry registry = new ToolRegistry(
                 List.of(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())), new BinaryOnlyTool()),
@@ -255,6 +357,7 @@ class ToolInvokerTest {
 
         JsonNode list = registry.descriptors().get(0);
         assertEquals("list_workdirs", list.get("name").textValue());
+        assertEquals("List workdirs", list.get("title").textValue());
         assertEquals("object", list.at("/inputSchema/type").textValue());
         assertEquals("object", list.at("/outputSchema/type").textValue());
         assertEquals(

@@ -37,6 +37,15 @@ public final class SqliteTaskStores implements AutoCloseable {
         return new SqliteTaskStores(new SqliteTaskStore(SqliteTaskDatabase.open(stateDirectory)));
     }
 
+    /**
+     * Checks, creating nothing, that {@link #open} would accept {@code stateDirectory} (reference §5): an existing
+     * directory is a private real directory of this user with regular database files; a missing one can be created.
+     * Otherwise {@code CONFIGURATION_ERROR} with a message that names no path.
+     */
+    public static void verifyStateDirectory(Path stateDirectory) {
+        StateDirectory.verify(stateDirectory);
+    }
+
     /** The store; valid until {@link #close()}. Thread-safe. */
     public TaskStore taskStore() {
         return store;

@@ -84,6 +84,33 @@ final class StateDirectory {
         return Optional.of(state);
     }
 
+    /**
+     * What {@link #prepare} would refuse, checked without creating anything (start-up validation, issue 10 §10): an
+     * existing directory must be safe and its database files regular; a missing one needs a directory to be
+     * created in.
+     */
+    static void verify(Path directory) {
+        Path absolute = directory.toAbsolutePath().normalize();
+        if (!Files.exists(absolute, LinkOption.NOFOLLOW_LINKS)) {
+            Path ancestor = absolute.getParent();
+            while (ancestor != null && !Files.exists(ancestor, LinkOption.NOFOLLOW_LINKS)) {
+                ancestor = ancestor.getParent();
+            }
+            if (ancestor != null && !Files.isDirectory(ancestor)) {
+                throw unsafe("the Agent state directory cannot be created: a parent is not a directory");
+            }
+            return;
+        }
+        StateDirectory state = new StateDirectory(absolute);
+        state.requirePrivateDirectory();
+        for (String suffix : new String[] {"", "-wal", "-shm"}) {
+            Path file = absolute.resolve(DATABASE_FILE + suffix);
+            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                state.requireRegularFile(file);
+            }
+        }
+    }
+
     Path database() {
         return directory.resolve(DATABASE_FILE);
     }

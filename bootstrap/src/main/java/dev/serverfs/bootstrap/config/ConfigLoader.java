@@ -1,5 +1,8 @@
 package dev.serverfs.bootstrap.config;
 
+import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
+import dev.serverfs.adapters.sqlite.SqliteTaskStores;
+import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
 import dev.serverfs.domain.workdir.ServerLimits;
@@ -474,6 +477,9 @@ public final class ConfigLoader {
             throw new ConfigurationException(
                     "SERVERFS_AGENT_EMBEDDED=true needs SERVERFS_AGENT_BRIDGE_STATE_DIR (where the task store lives)");
         }
+        if (embedded && workdirs.stream().anyMatch(w -> w.policy().agentMode() != AgentMode.DISABLED)) {
+            verifyAgentDirectories(lockDir, stateDir.orElseThrow());
+        }
         Duration bridgeTimeout =
                 vars.permissiveSeconds("SERVERFS_AGENT_BRIDGE_TIMEOUT_SECONDS", Duration.ofSeconds(30));
         int taskTimeout = vars.strictPositiveInt("SERVERFS_AGENT_TASK_TIMEOUT_SECONDS", 7200);
@@ -498,6 +504,24 @@ public final class ConfigLoader {
                 Duration.ofHours(retentionHours),
                 List.copyOf(runtimes),
                 claude());
+    }
+
+    /**
+     * The directories the embedded Agent service prepares at start-up, checked here so that a refusal is a
+     * configuration error like any other, before anything is created (issue 10 §10): the lock directory as {@code
+     * FlockWriterLeases.prepare} needs it, the state directory as reference §5 requires it.
+     */
+    private static void verifyAgentDirectories(Path lockDir, Path stateDir) throws ConfigurationException {
+        try {
+            FlockWriterLeases.verifyPreparable(lockDir);
+        } catch (ServerFsException e) {
+            throw new ConfigurationException("SERVERFS_AGENT_LOCK_DIR: " + e.getMessage());
+        }
+        try {
+            SqliteTaskStores.verifyStateDirectory(stateDir);
+        } catch (ServerFsException e) {
+            throw new ConfigurationException("SERVERFS_AGENT_BRIDGE_STATE_DIR: " + e.getMessage());
+        }
     }
 
     /** Reference §9.3 names, and {@code SERVERFS_AGENT_CLAUDE_BIN}, which wins over {@code SERVERFS_CLAUDE_BIN}. */

@@ -6,6 +6,8 @@ import dev.serverfs.bootstrap.config.EnvFileOption;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.bootstrap.logging.ServerFsLogging;
 import dev.serverfs.bootstrap.logging.StartupEvents;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -44,6 +46,12 @@ public final class ServeCommand implements Callable<Integer> {
         ServeWiring serving;
         try {
             serving = ServeWiring.start(config);
+        } catch (ServerFsException e) {
+            if (e.code() != ErrorCode.CONFIGURATION_ERROR && e.code() != ErrorCode.LOCK_PATH_UNSAFE) {
+                throw e;
+            }
+            // Configuration validation checks these directories first; this is a change in between (issue 10 §10).
+            return StartupEvents.configurationFailed(e.getMessage());
         } catch (RuntimeException e) {
             if (!(rootCause(e) instanceof IOException)) {
                 throw e;

@@ -203,21 +203,27 @@ class AgentServeIT {
     }
 
     @Test
-    void malformed_answers_are_invalid_question_answers_not_protocol_errors() throws Exception {
+    void malformed_answers_are_tool_errors_not_protocol_errors() throws Exception {
+        // A key outside the three is the reference's INVALID_QUESTION_ANSWER; a field of the wrong JSON type fails the
+        // published schema (every property typed, issue 10 §15), which is INVALID_ARGUMENTS (SEP-1303, §13).
         String task = "agt_" + "0".repeat(24);
         String request = "req_" + "0".repeat(24);
-        for (Map<String, Object> answer : List.of(
-                Map.<String, Object>of("question_id", "q1", "selected_option_ids", List.of("a"), "extra", 1),
-                Map.<String, Object>of("question_id", 7),
-                Map.<String, Object>of("question_id", "q1", "selected_option_ids", List.of(1)),
-                Map.<String, Object>of("question_id", "q1", "text", List.of("t")))) {
+        for (Map.Entry<String, Map<String, Object>> c : List.of(
+                Map.entry(
+                        "INVALID_QUESTION_ANSWER",
+                        Map.<String, Object>of("question_id", "q1", "selected_option_ids", List.of("a"), "extra", 1)),
+                Map.entry("INVALID_ARGUMENTS", Map.<String, Object>of("question_id", 7)),
+                Map.entry(
+                        "INVALID_ARGUMENTS",
+                        Map.<String, Object>of("question_id", "q1", "selected_option_ids", List.of(1))),
+                Map.entry("INVALID_ARGUMENTS", Map.<String, Object>of("question_id", "q1", "text", List.of("t"))))) {
             assertEquals(
-                    "INVALID_QUESTION_ANSWER",
+                    c.getKey(),
                     mcp.call(
                                     "answer_agent_question",
-                                    Map.of("task_id", task, "request_id", request, "answers", List.of(answer)))
+                                    Map.of("task_id", task, "request_id", request, "answers", List.of(c.getValue())))
                             .code(),
-                    answer.keySet().toString());
+                    c.getValue().keySet().toString());
         }
     }
 

@@ -44,11 +44,7 @@ final class McpTestClient {
 
     McpTestClient(String url) throws IOException, InterruptedException {
         this.url = URI.create(url);
-        ObjectNode init = JSON.createObjectNode();
-        init.put("protocolVersion", "2025-06-18");
-        init.putObject("capabilities");
-        init.putObject("clientInfo").put("name", "agent-it").put("version", "1");
-        HttpResponse<String> response = post(request("initialize", init), null);
+        HttpResponse<String> response = post(request("initialize", initializeParams("2025-06-18", "agent-it")), null);
         this.session = response.headers().firstValue("Mcp-Session-Id").orElse(null);
         ObjectNode initialized = JSON.createObjectNode();
         initialized.put("jsonrpc", "2.0");
@@ -93,12 +89,26 @@ final class McpTestClient {
     }
 
     private ObjectNode request(String method, ObjectNode params) {
+        return request(ids.incrementAndGet(), method, params);
+    }
+
+    /** A JSON-RPC request object (for tests that send their own bytes). */
+    static ObjectNode request(long id, String method, ObjectNode params) {
         ObjectNode request = JSON.createObjectNode();
         request.put("jsonrpc", "2.0");
-        request.put("id", ids.incrementAndGet());
+        request.put("id", id);
         request.put("method", method);
         request.set("params", params);
         return request;
+    }
+
+    /** The params of an {@code initialize} at {@code protocolVersion} from a client named {@code client}. */
+    static ObjectNode initializeParams(String protocolVersion, String client) {
+        ObjectNode init = JSON.createObjectNode();
+        init.put("protocolVersion", protocolVersion);
+        init.putObject("capabilities");
+        init.putObject("clientInfo").put("name", client).put("version", "1");
+        return init;
     }
 
     private HttpResponse<String> post(ObjectNode body, String sessionId) throws IOException, InterruptedException {

@@ -83,6 +83,11 @@ final class ServeProcess implements AutoCloseable {
         }
     }
 
+    /** The child's process id (for {@code /proc/<pid>} readings). */
+    long pid() {
+        return process.pid();
+    }
+
     List<String> stderr() {
         synchronized (stderr) {
             return List.copyOf(stderr);

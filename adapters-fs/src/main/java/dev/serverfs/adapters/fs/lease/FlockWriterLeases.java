@@ -26,6 +26,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -40,13 +41,14 @@ import java.util.function.Supplier;
  */
 public final class FlockWriterLeases implements WriterLeases {
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String ACTIVE_DIR = "active";
 
     private final Path lockDir;
     private final Path activeDir;
 
     public FlockWriterLeases(Path lockDir) {
         this.lockDir = Objects.requireNonNull(lockDir, "lockDir");
-        this.activeDir = lockDir.resolve("active");
+        this.activeDir = lockDir.resolve(ACTIVE_DIR);
     }
 
     /**
@@ -72,6 +74,26 @@ public final class FlockWriterLeases implements WriterLeases {
             }
         } catch (IOException e) {
             throw new ServerFsException(ErrorCode.LOCK_PATH_UNSAFE, "the lock directory cannot be prepared");
+        }
+    }
+
+    /**
+     * Checks, creating nothing, that {@link #prepare} would succeed on {@code lockDir} (start-up validation, issue 10
+     * §10): the directory and its {@code active/} are real directories when they exist, and a missing lock directory
+     * has an existing parent directory. Otherwise {@code LOCK_PATH_UNSAFE} with a message that names no path.
+     */
+    public static void verifyPreparable(Path lockDir) {
+        for (Path dir : List.of(lockDir, lockDir.resolve(ACTIVE_DIR))) {
+            if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                throw new ServerFsException(
+                        ErrorCode.LOCK_PATH_UNSAFE,
+                        "the lock directory must be a real directory, not a symlink or file");
+            }
+        }
+        Path parent = lockDir.toAbsolutePath().getParent();
+        if (!Files.exists(lockDir, LinkOption.NOFOLLOW_LINKS) && parent != null && !Files.isDirectory(parent)) {
+            throw new ServerFsException(
+                    ErrorCode.LOCK_PATH_UNSAFE, "the lock directory cannot be created: its parent is not a directory");
         }
     }
 

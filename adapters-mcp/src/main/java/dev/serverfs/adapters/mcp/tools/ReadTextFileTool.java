@@ -42,7 +42,7 @@ public final class ReadTextFileTool implements McpTool {
         TextFileContent c = useCase.readTextFile(new ReadTextFileQuery(
                 arguments.requiredString("workdir"),
                 arguments.requiredString("path"),
-                arguments.integer("start_line").orElse(null),
+                arguments.longValue("start_line").orElse(null),
                 arguments.integer("max_lines").orElse(null)));
         return ToolResult.of(new ReadTextFilePayload(
                         c.workdir(),

@@ -8,7 +8,7 @@ public interface ReadTextFileUseCase {
     TextFileContent readTextFile(ReadTextFileQuery query);
 
     /** Inputs; null {@code startLine} means 1, null {@code maxLines} 200 (both clamped to the workdir policy). */
-    record ReadTextFileQuery(String workdir, String path, Integer startLine, Integer maxLines) {
+    record ReadTextFileQuery(String workdir, String path, Long startLine, Integer maxLines) {
         public ReadTextFileQuery {
             Objects.requireNonNull(workdir, "workdir");
             Objects.requireNonNull(path, "path");

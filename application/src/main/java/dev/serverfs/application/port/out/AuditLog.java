@@ -33,7 +33,7 @@ public interface AuditLog {
             Optional<String> errorCode,
             Map<String, Object> counters) {
 
-        private static final Pattern CODE = Pattern.compile("[A-Z][A-Z_]{2,}");
+        private static final Pattern CODE = Pattern.compile("[A-Z][A-Z0-9_]{2,}");
         private static final int MAX_TOKEN = 256;
 
         public ToolCall {

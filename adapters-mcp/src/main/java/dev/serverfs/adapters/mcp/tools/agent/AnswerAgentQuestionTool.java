@@ -17,9 +17,10 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * {@code answer_agent_question} (reference §3.7). The schema only asks for a list of objects: the shape of each
- * answer (only {@code question_id}, {@code selected_option_ids}, {@code text}, with their types) is checked here and
- * its content against the pending question, both failing {@code INVALID_QUESTION_ANSWER} as the reference does.
+ * {@code answer_agent_question} (reference §3.7). The schema types each answer's fields (a wrong type is {@code
+ * INVALID_ARGUMENTS}, as for every tool); that an answer has only {@code question_id}, {@code selected_option_ids}
+ * and {@code text} is checked here and its content against the pending question, both failing {@code
+ * INVALID_QUESTION_ANSWER} as the reference does.
  */
 public final class AnswerAgentQuestionTool implements McpTool {
 
@@ -57,12 +58,8 @@ public final class AnswerAgentQuestionTool implements McpTool {
         if (!ANSWER_KEYS.containsAll(answer.names())) {
             throw invalid("an answer has only question_id, selected_option_ids and text");
         }
-        try {
-            return new QuestionAnswer(
-                    answer.requiredString("question_id"), answer.strings("selected_option_ids"), answer.string("text"));
-        } catch (IllegalArgumentException e) {
-            throw invalid("question_id is a string, selected_option_ids a list of strings, text a string or null");
-        }
+        return new QuestionAnswer(
+                answer.requiredString("question_id"), answer.strings("selected_option_ids"), answer.string("text"));
     }
 
     private static ServerFsException invalid(String message) {
