@@ -1,8 +1,11 @@
 package dev.serverfs.adapters.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.serverfs.adapters.provider.CachedVersion;
+import dev.serverfs.adapters.provider.ProcessProof;
 import dev.serverfs.adapters.provider.ProviderChild;
 import dev.serverfs.adapters.provider.ProviderCommand;
+import dev.serverfs.adapters.provider.ProviderJson;
 import dev.serverfs.adapters.provider.ProviderProbe;
 import dev.serverfs.adapters.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
@@ -17,11 +20,9 @@ import dev.serverfs.domain.task.ApprovalResolution;
 import dev.serverfs.domain.task.InFlightRecovery;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.ProviderProcess;
-import dev.serverfs.domain.task.ProviderState;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.QuestionRequest;
 import dev.serverfs.domain.task.ReconcileResult;
-import dev.serverfs.domain.task.ReconcileStatus;
 import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
@@ -76,8 +77,7 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
     /** Cancels that arrived before the task's child was registered. */
     private final Set<TaskId> earlyCancels = ConcurrentHashMap.newKeySet();
 
-    private volatile Optional<String> probedVersion = Optional.empty();
-    private volatile long probedAtNanos;
+    private final CachedVersion probedVersion = new CachedVersion(this::runProbe, PROBE_CACHE);
 
     public ClaudeAgentRuntime(ClaudeSettings settings) {
         this.settings = settings;
@@ -90,23 +90,22 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
 
     @Override
     public RuntimeInfo probe() {
-        Optional<String> version = probedVersion;
-        if (version.isEmpty() || System.nanoTime() - probedAtNanos > PROBE_CACHE.toNanos()) {
-            version = ProviderProbe.firstLine(
-                            new ProviderCommand(
-                                    List.of(settings.bin(), "--version"),
-                                    Path.of("/"),
-                                    ClaudeCommandLine.environment(settings.environment()),
-                                    4096),
-                            settings.probeTimeout())
-                    .map(ClaudeAgentRuntime::versionOf);
-            probedVersion = version;
-            probedAtNanos = System.nanoTime();
-        }
+        Optional<String> version = probedVersion.get();
         if (version.isEmpty()) {
             return RuntimeInfo.unavailable(NAME);
         }
         return new RuntimeInfo(NAME, true, version, true, false, true, true, InFlightRecovery.SESSION_RESUME);
+    }
+
+    private Optional<String> runProbe() {
+        return ProviderProbe.firstLine(
+                        new ProviderCommand(
+                                List.of(settings.bin(), "--version"),
+                                Path.of("/"),
+                                ClaudeCommandLine.environment(settings.environment()),
+                                4096),
+                        settings.probeTimeout())
+                .map(ClaudeAgentRuntime::versionOf);
     }
 
     /** {@code 2.1.197 (Claude Code)} → {@code 2.1.197}. */
@@ -183,24 +182,11 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
 
     @Override
     public ReconcileResult reconcile(Task task, Optional<ProviderProcess> recordedProcess) {
-        ReconcileStatus resumable = task.nativeIds().sessionId().isPresent()
-                ? ReconcileStatus.SESSION_RESUMABLE
-                : ReconcileStatus.NOT_RECOVERABLE;
-        if (stopped.contains(task.id())) {
-            return new ReconcileResult(resumable, ProviderState.STOPPED, "child exited");
-        }
-        if (turns.containsKey(task.id())) {
-            return new ReconcileResult(ReconcileStatus.UNKNOWN, ProviderState.ACTIVE, "child running");
-        }
-        if (recordedProcess.isPresent()) {
-            return switch (ProcessProof.state(recordedProcess.get())) {
-                case STOPPED -> new ReconcileResult(resumable, ProviderState.STOPPED, "recorded child is gone");
-                case ACTIVE ->
-                    new ReconcileResult(ReconcileStatus.UNKNOWN, ProviderState.ACTIVE, "recorded child runs");
-                case UNKNOWN -> ReconcileResult.unknown("recorded child cannot be checked");
-            };
-        }
-        return ReconcileResult.unknown("no local evidence");
+        return ProcessProof.reconcile(
+                task.nativeIds().sessionId().isPresent(),
+                stopped.contains(task.id()),
+                turns.containsKey(task.id()),
+                recordedProcess);
     }
 
     /** One running turn: its child, what it learnt so far, and its pending interaction. */
@@ -344,7 +330,7 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
                 case "command" ->
                     event.put(
                             "command",
-                            ClaudeJson.cut(use.input().path("command").asText("")));
+                            ProviderJson.cut(use.input().path("command").asText("")));
                 case "file_change" -> {
                     JsonNode path = use.input().has("file_path")
                             ? use.input().path("file_path")
