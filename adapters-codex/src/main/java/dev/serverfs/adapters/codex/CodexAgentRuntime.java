@@ -34,7 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * AGENT_SESSION_NOT_RESUMABLE}), then {@code turn/start}; the turn ends on {@code turn/completed}. Each request is
  * bounded by {@link CodexSettings#requestTimeout} ({@code AGENT_PROVIDER_DISCONNECTED}); a JSON-RPC error is {@code
  * AGENT_PROVIDER_ERROR}; the child's output ending mid-turn (exit, broken pipe) is {@code
- * AGENT_PROVIDER_DISCONNECTED}; a line over {@link #MAX_LINE_BYTES} fails the turn ({@code AGENT_PROVIDER_ERROR}).
+ * AGENT_PROVIDER_DISCONNECTED}; a line over {@link CodexSettings#maxMessageBytes} fails the turn ({@code AGENT_PROVIDER_ERROR}).
  * The sandbox and approval policy come from the task's profile ({@link CodexCommandLine}).
  *
  * <p>Approvals and questions (see {@link CodexTurn}) are asked one at a time, each on its own virtual thread so the
@@ -46,8 +46,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CodexAgentRuntime implements AgentRuntime {
     public static final String NAME = "codex";
-    /** Reference §4.5 {@code max_message_bytes}: the longest JSON-RPC line accepted (128 MiB). */
-    static final int MAX_LINE_BYTES = 128 * 1024 * 1024;
     /** stdin closed, then 2 s (Codex exits in well under a second), 3 s after SIGTERM, 3 s after SIGKILL. */
     static final StopPolicy STOP =
             new StopPolicy(Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(3), true);
@@ -110,7 +108,7 @@ public final class CodexAgentRuntime implements AgentRuntime {
                 CodexCommandLine.argv(settings.bin()),
                 request.workingDirectory(),
                 CodexCommandLine.environment(settings.environment(), settings.codexHome()),
-                MAX_LINE_BYTES));
+                settings.maxMessageBytes()));
         child.onExit(() -> stopped.add(taskId));
         CodexTurn turn = new CodexTurn(child, context, request, settings.requestTimeout());
         TurnOutcome outcome;

@@ -8,6 +8,7 @@ import dev.serverfs.adapters.claude.ClaudeAgentRuntime;
 import dev.serverfs.adapters.claude.ClaudeSettings;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.application.port.out.TurnRequest;
+import dev.serverfs.application.testing.RecordingRunContext;
 import dev.serverfs.bootstrap.serve.MockMessagesApi.Reply;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
@@ -60,7 +61,7 @@ class ClaudeReviewIT {
             env.put("ANTHROPIC_API_KEY", "sk-ant-mock-key");
             ClaudeAgentRuntime runtime =
                     new ClaudeAgentRuntime(new ClaudeSettings(bin.toString(), Duration.ofSeconds(5), env));
-            ReviewRecorder context = new ReviewRecorder();
+            RecordingRunContext context = new RecordingRunContext();
             TaskId id = new TaskId("agt_" + "1".repeat(24));
             TurnOutcome outcome = runtime.runTurn(
                     new TurnRequest(

@@ -9,6 +9,7 @@ import dev.serverfs.adapters.codex.CodexAgentRuntime;
 import dev.serverfs.adapters.codex.CodexSettings;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.application.port.out.TurnRequest;
+import dev.serverfs.application.testing.RecordingRunContext;
 import dev.serverfs.bootstrap.serve.MockResponsesApi.Reply;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
@@ -140,7 +141,7 @@ class CodexSandboxIT {
             env.put("OPENAI_API_KEY", "sk-mock-key");
             CodexAgentRuntime runtime = new CodexAgentRuntime(
                     new CodexSettings(bin.toString(), Optional.of(codexHome), Duration.ofSeconds(10), env));
-            ReviewRecorder context = new ReviewRecorder();
+            RecordingRunContext context = new RecordingRunContext();
             TurnOutcome outcome = runtime.runTurn(
                     new TurnRequest(
                             new TaskId("agt_" + "2".repeat(24)),

@@ -1,4 +1,4 @@
-package dev.serverfs.bootstrap.serve;
+package dev.serverfs.application.testing;
 
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.domain.json.JsonValue;
@@ -12,14 +12,14 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The callbacks of a review turn run on a runtime directly (the task authorization of this build accepts the native
- * runtimes only with {@code workspace-write}, reference §3.2): records what the runtime reports and refuses every
- * interaction, since a review turn must not ask.
+ * The callbacks of a turn run on a runtime directly, for the provider adapters' tests (e.g. a review turn: the task
+ * authorization of this build accepts the native runtimes only with {@code workspace-write}, reference §3.2): records
+ * the event types, the titles of what it was asked and the provider process, and refuses every interaction.
  */
-final class ReviewRecorder implements RunContext {
-    final List<String> asked = new CopyOnWriteArrayList<>();
-    final List<String> events = new CopyOnWriteArrayList<>();
-    final List<ProviderProcess> started = new CopyOnWriteArrayList<>();
+public final class RecordingRunContext implements RunContext {
+    public final List<String> asked = new CopyOnWriteArrayList<>();
+    public final List<String> events = new CopyOnWriteArrayList<>();
+    public final List<ProviderProcess> started = new CopyOnWriteArrayList<>();
 
     @Override
     public void event(String eventType, JsonValue.JsonObject payload) {
@@ -50,7 +50,7 @@ final class ReviewRecorder implements RunContext {
     public void abandonPendingRequest() {}
 
     /** True when the recorded child is gone (the turn returned only after its exit). */
-    boolean childGone() {
+    public boolean childGone() {
         return started.size() == 1
                 && ProcessHandle.of(started.getFirst().pid())
                         .map(p -> !p.isAlive())
