@@ -1,10 +1,9 @@
 package dev.serverfs.adapters.codex;
 
 import dev.serverfs.adapters.provider.CachedVersion;
-import dev.serverfs.adapters.provider.ProcessProof;
-import dev.serverfs.adapters.provider.ProviderChild;
 import dev.serverfs.adapters.provider.ProviderCommand;
 import dev.serverfs.adapters.provider.ProviderProbe;
+import dev.serverfs.adapters.provider.ProviderTurns;
 import dev.serverfs.adapters.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.RunContext;
@@ -21,10 +20,7 @@ import dev.serverfs.domain.task.TaskId;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@code codex} runtime (reference §7.1, PROVIDERS.md Part 1): each turn is one {@code codex app-server} child
@@ -55,12 +51,7 @@ public final class CodexAgentRuntime implements AgentRuntime {
     static final Duration PROBE_CACHE = Duration.ofSeconds(30);
 
     private final CodexSettings settings;
-    private final Map<TaskId, CodexTurn> turns = new ConcurrentHashMap<>();
-    /** Tasks whose child this runtime saw exit: local proof of stop. */
-    private final Set<TaskId> stopped = ConcurrentHashMap.newKeySet();
-    /** Cancels that arrived before the task's child was registered. */
-    private final Set<TaskId> earlyCancels = ConcurrentHashMap.newKeySet();
-
+    private final ProviderTurns<CodexTurn> turns = new ProviderTurns<>("Codex", STOP, CANCEL_GRACE);
     private final CachedVersion version = new CachedVersion(this::runProbe, PROBE_CACHE);
 
     public CodexAgentRuntime(CodexSettings settings) {
@@ -101,73 +92,33 @@ public final class CodexAgentRuntime implements AgentRuntime {
 
     @Override
     public TurnOutcome runTurn(TurnRequest request, RunContext context) {
-        // A stop requested before the child exists is honoured once it runs; no I/O runs interrupted.
-        boolean stopAtOnce = Thread.interrupted();
-        TaskId taskId = request.taskId();
-        ProviderChild child = ProviderChild.start(new ProviderCommand(
-                CodexCommandLine.argv(settings.bin()),
-                request.workingDirectory(),
-                CodexCommandLine.environment(settings.environment(), settings.codexHome()),
-                settings.maxMessageBytes()));
-        child.onExit(() -> stopped.add(taskId));
-        CodexTurn turn = new CodexTurn(child, context, request, settings.requestTimeout());
-        TurnOutcome outcome;
-        boolean exited;
-        try {
-            child.process().ifPresent(context::providerStarted);
-            turns.put(taskId, turn);
-            if (earlyCancels.remove(taskId) || stopAtOnce) {
-                turn.interrupt();
-                Thread.currentThread().interrupt();
-            }
-            outcome = turn.run();
-        } finally {
-            exited = turn.finish(STOP);
-            if (exited) {
-                stopped.add(taskId);
-            }
-            turns.remove(taskId);
-        }
-        if (!exited) {
-            // A normal return is the lifecycle's proof of stop: without an observed exit there is none.
-            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_DISCONNECTED, "the Codex process did not exit");
-        }
-        return outcome;
+        return turns.run(
+                request.taskId(),
+                new ProviderCommand(
+                        CodexCommandLine.argv(settings.bin()),
+                        request.workingDirectory(),
+                        CodexCommandLine.environment(settings.environment(), settings.codexHome()),
+                        settings.maxMessageBytes()),
+                context,
+                child -> new CodexTurn(child, context, request, settings.requestTimeout()),
+                CodexTurn::run);
     }
 
     @Override
     public void cancel(TaskId taskId) {
-        CodexTurn turn = turns.get(taskId);
-        if (turn == null) {
-            earlyCancels.add(taskId);
-            return;
-        }
-        turn.interrupt();
-        try {
-            if (!turn.awaitEnd(CANCEL_GRACE)) {
-                // Codex did not end the turn on the interrupt: stop the child; the turn then sees its output end.
-                turn.child().stop(STOP);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        turns.cancel(taskId);
     }
 
     @Override
     public void steer(TaskId taskId, String message) {
-        CodexTurn turn = turns.get(taskId);
-        if (turn == null) {
-            throw new ServerFsException(ErrorCode.AGENT_TASK_NOT_ACTIVE, "the task has no running Codex turn");
-        }
-        turn.steer(message);
+        turns.running(taskId)
+                .orElseThrow(() ->
+                        new ServerFsException(ErrorCode.AGENT_TASK_NOT_ACTIVE, "the task has no running Codex turn"))
+                .steer(message);
     }
 
     @Override
     public ReconcileResult reconcile(Task task, Optional<ProviderProcess> recordedProcess) {
-        return ProcessProof.reconcile(
-                task.nativeIds().sessionId().isPresent(),
-                stopped.contains(task.id()),
-                turns.containsKey(task.id()),
-                recordedProcess);
+        return turns.reconcile(task, recordedProcess);
     }
 }

@@ -3,9 +3,10 @@ package dev.serverfs.adapters.codex;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.serverfs.adapters.codex.CodexWire.Message;
+import dev.serverfs.adapters.provider.InteractionGate;
 import dev.serverfs.adapters.provider.ProviderChild;
 import dev.serverfs.adapters.provider.ProviderJson;
-import dev.serverfs.adapters.provider.StopPolicy;
+import dev.serverfs.adapters.provider.ProviderTurns;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.application.port.out.TurnRequest;
@@ -22,12 +23,9 @@ import dev.serverfs.domain.task.TaskProfile;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -39,7 +37,7 @@ import java.util.regex.Pattern;
  * notifications and requests, read by one reader thread), what the turn learnt so far, and its pending interaction.
  * Native thread and turn ids go to {@link RunContext#nativeIds} only; no event carries them.
  */
-final class CodexTurn {
+final class CodexTurn implements ProviderTurns.Turn {
     private static final Pattern URL = Pattern.compile("[a-zA-Z][a-zA-Z0-9+.-]*://\\S+");
 
     private final ProviderChild child;
@@ -49,19 +47,15 @@ final class CodexTurn {
     private final Map<String, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
     private final AtomicInteger ids = new AtomicInteger();
     private final CompletableFuture<JsonNode> completed = new CompletableFuture<>();
-    private final CountDownLatch ended = new CountDownLatch(1);
     private final AtomicBoolean interruptSent = new AtomicBoolean();
-    /** One interaction at a time: the application keeps one pending request per task. */
-    private final Semaphore interactions = new Semaphore(1, true);
-    /** Server requests Codex withdrew ({@code serverRequest/resolved}): never answered, never asked. */
-    private final Set<String> withdrawn = ConcurrentHashMap.newKeySet();
+    /** One interaction at a time; {@code serverRequest/resolved} withdraws one. */
+    private final InteractionGate gate = new InteractionGate();
     /** The {@code changes} of each {@code fileChange} item, for its approval (which names none). */
     private final Map<String, JsonNode> fileChanges = new ConcurrentHashMap<>();
 
     private volatile boolean cancelRequested;
     private volatile String threadId;
     private volatile String turnId;
-    private volatile String asking;
     private volatile String lastMessage = "";
     private volatile String lastFinalAnswer;
     private volatile boolean turnStartedSeen;
@@ -73,7 +67,8 @@ final class CodexTurn {
         this.requestTimeout = requestTimeout;
     }
 
-    ProviderChild child() {
+    @Override
+    public ProviderChild child() {
         return child;
     }
 
@@ -172,7 +167,8 @@ final class CodexTurn {
     }
 
     /** Asks Codex to stop the running turn; once, as soon as the turn id is known. */
-    void interrupt() {
+    @Override
+    public void interrupt() {
         cancelRequested = true;
         if (turnId != null) {
             sendInterrupt();
@@ -192,19 +188,12 @@ final class CodexTurn {
     }
 
     /** Ends the child: an unfinished turn is interrupted first. True when its exit was observed. */
-    boolean finish(StopPolicy policy) {
-        try {
-            if (!completed.isDone() && child.isAlive()) {
-                interrupt();
-            }
-            return child.stop(policy);
-        } finally {
-            ended.countDown();
+    @Override
+    public boolean finish() {
+        if (!completed.isDone() && child.isAlive()) {
+            interrupt();
         }
-    }
-
-    boolean awaitEnd(Duration timeout) throws InterruptedException {
-        return ended.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return child.stop(CodexAgentRuntime.STOP);
     }
 
     // ------------------------------------------------------------------------------------------ JSON-RPC
@@ -402,32 +391,12 @@ final class CodexTurn {
 
     /** Runs on its own thread: waits for the human, then answers unless Codex withdrew the request. */
     private void decide(Message.ServerRequest r) {
-        String id = r.id().asText();
-        String reply;
-        boolean acquired = false;
-        try {
-            interactions.acquire();
-            acquired = true;
-            if (withdrawn.contains(id)) {
-                return;
-            }
-            asking = id;
-            reply = CodexWire.result(r.id(), answer(r));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            reply = CodexWire.error(r.id(), CodexWire.HANDLER_FAILED, "the request was not answered");
-        } catch (RuntimeException e) {
-            // Timed out, stale, the task ended (the lifecycle stops the turn), a secret question: refused.
-            reply = CodexWire.error(r.id(), CodexWire.HANDLER_FAILED, "the request was not answered");
-        } finally {
-            asking = null;
-            if (acquired) {
-                interactions.release();
-            }
-        }
-        if (!withdrawn.contains(id)) {
-            child.send(reply);
-        }
+        // Timed out, stale, the task ended (the lifecycle stops the turn), a secret question: refused.
+        gate.decide(
+                        r.id().asText(),
+                        () -> CodexWire.result(r.id(), answer(r)),
+                        e -> CodexWire.error(r.id(), CodexWire.HANDLER_FAILED, "the request was not answered"))
+                .ifPresent(child::send);
     }
 
     private JsonNode answer(Message.ServerRequest r) {
@@ -465,8 +434,7 @@ final class CodexTurn {
     }
 
     private void withdraw(String requestId) {
-        withdrawn.add(requestId);
-        if (requestId.equals(asking)) {
+        if (gate.withdraw(requestId)) {
             context.abandonPendingRequest();
         }
     }

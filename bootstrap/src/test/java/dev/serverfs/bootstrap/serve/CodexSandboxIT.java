@@ -55,9 +55,7 @@ class CodexSandboxIT {
                 world.close();
             }
         } finally {
-            List<ProcessHandle> left = PinnedCli.awaitNone(bin, Duration.ofSeconds(15));
-            left.forEach(ProcessHandle::destroyForcibly);
-            assertEquals(List.of(), left.stream().map(ProcessHandle::pid).toList(), "orphan codex processes");
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
     }
 

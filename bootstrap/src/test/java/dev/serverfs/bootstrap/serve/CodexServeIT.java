@@ -48,9 +48,7 @@ class CodexServeIT {
                 world.close();
             }
         } finally {
-            List<ProcessHandle> left = PinnedCli.awaitNone(bin, STOP_BOUND);
-            left.forEach(ProcessHandle::destroyForcibly);
-            assertEquals(List.of(), left.stream().map(ProcessHandle::pid).toList(), "orphan codex processes");
+            PinnedCli.assertNoneLeft(bin, STOP_BOUND);
         }
     }
 

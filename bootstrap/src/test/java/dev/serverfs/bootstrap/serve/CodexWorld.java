@@ -101,19 +101,15 @@ final class CodexWorld implements AutoCloseable {
     }
 
     JsonNode awaitStatus(String id, String status) throws Exception {
-        return probe.awaitTask(id, t -> t.get("status").asText().equals(status));
+        return probe.awaitStatus(id, status);
     }
 
     JsonNode awaitPending(String id) throws Exception {
-        return probe.awaitTask(
-                        id,
-                        t -> t.has("pending_request")
-                                && !t.get("pending_request").isNull())
-                .get("pending_request");
+        return probe.awaitPending(id);
     }
 
     RecoveryGuard awaitProvider() throws Exception {
-        return probe.awaitGuard(1, g -> g.provider().isPresent());
+        return probe.awaitProvider(1);
     }
 
     @Override

@@ -73,6 +73,14 @@ final class PinnedCli {
                 .toList();
     }
 
+    /** After a test: no process runs {@code bin} once {@code bound} passed; any that does is killed, and fails it. */
+    static void assertNoneLeft(Path bin, Duration bound) {
+        List<ProcessHandle> left = awaitNone(bin, bound);
+        left.forEach(ProcessHandle::destroyForcibly);
+        org.junit.jupiter.api.Assertions.assertEquals(
+                List.of(), left.stream().map(ProcessHandle::pid).toList(), "orphan provider processes");
+    }
+
     /** The processes running {@code bin} still alive after a bounded wait (normally none). */
     static List<ProcessHandle> awaitNone(Path bin, Duration bound) {
         long deadline = System.nanoTime() + bound.toNanos();
