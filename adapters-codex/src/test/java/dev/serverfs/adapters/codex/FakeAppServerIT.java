@@ -132,4 +132,15 @@ class FakeAppServerIT {
         assertEquals(List.of("agent.message", "agent.message"), context.events);
         assertTrue(context.childGone());
     }
+
+    @Test
+    void the_probe_reads_the_version_line_and_a_missing_binary_is_unavailable() throws Exception {
+        CodexAgentRuntime present =
+                runtime("[ \"$1\" = --version ] && echo 'codex-cli 9.9.9'", Duration.ofSeconds(5), 1 << 20);
+        assertEquals(Optional.of("9.9.9"), present.probe().version());
+        assertTrue(present.probe().liveSteer());
+        CodexAgentRuntime missing = new CodexAgentRuntime(new CodexSettings(
+                dir.resolve("no-such-codex").toString(), Optional.empty(), Duration.ofSeconds(5), Map.of()));
+        assertEquals(false, missing.probe().available());
+    }
 }

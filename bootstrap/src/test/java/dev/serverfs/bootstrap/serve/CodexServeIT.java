@@ -127,6 +127,22 @@ class CodexServeIT {
     }
 
     @Test
+    void a_missing_codex_binary_is_unavailable_and_submit_answers_agent_runtime_unavailable() throws Exception {
+        CodexWorld w = world(
+                r -> new Reply.Text("never"),
+                Map.of("SERVERFS_AGENT_CODEX_BIN", dir.resolve("no-such-codex").toString()));
+        JsonNode codex =
+                w.mcp.call("list_agent_runtimes", Map.of()).ok().get("runtimes").get(0);
+        assertEquals("codex", codex.get("name").asText());
+        assertFalse(codex.get("available").asBoolean(), codex.toString());
+        assertEquals(
+                "AGENT_RUNTIME_UNAVAILABLE",
+                w.mcp.call("submit_agent_task", AgentServeIT.submit("proj", "codex", "Say hello"))
+                        .code());
+        assertEquals(List.of(), w.mock.requests(), "nothing reached the model");
+    }
+
+    @Test
     void a_command_approval_approved_once_runs_the_command_and_the_file_appears() throws Exception {
         CodexWorld w = world(command("touch approved.txt", true));
         String id = w.submit("Create the file");
