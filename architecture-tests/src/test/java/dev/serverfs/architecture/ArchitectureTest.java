@@ -52,7 +52,7 @@ class ArchitectureTest {
     }
 
     @Test
-    void the_shared_provider_library_depends_on_the_core_and_the_jdk_only() {
+    void the_shared_provider_library_depends_on_the_core_jackson_and_the_jdk_only() {
         assertTrue(production.contain("dev.serverfs.adapters.provider.ProviderChild"));
         com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
                 .that()
@@ -60,7 +60,11 @@ class ArchitectureTest {
                 .should()
                 .onlyDependOnClassesThat()
                 .resideInAnyPackage(
-                        "java..", BASE + ".domain..", BASE + ".application..", BASE + ".adapters.provider..")
+                        "java..",
+                        "com.fasterxml.jackson..",
+                        BASE + ".domain..",
+                        BASE + ".application..",
+                        BASE + ".adapters.provider..")
                 .check(production);
     }
 

@@ -1,9 +1,13 @@
 package dev.serverfs.adapters.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.serverfs.adapters.provider.CachedVersion;
+import dev.serverfs.adapters.provider.InteractionGate;
 import dev.serverfs.adapters.provider.ProviderChild;
 import dev.serverfs.adapters.provider.ProviderCommand;
+import dev.serverfs.adapters.provider.ProviderJson;
 import dev.serverfs.adapters.provider.ProviderProbe;
+import dev.serverfs.adapters.provider.ProviderTurns;
 import dev.serverfs.adapters.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.RunContext;
@@ -17,11 +21,9 @@ import dev.serverfs.domain.task.ApprovalResolution;
 import dev.serverfs.domain.task.InFlightRecovery;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.ProviderProcess;
-import dev.serverfs.domain.task.ProviderState;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.QuestionRequest;
 import dev.serverfs.domain.task.ReconcileResult;
-import dev.serverfs.domain.task.ReconcileStatus;
 import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
@@ -29,13 +31,7 @@ import dev.serverfs.domain.task.TaskProfile;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -70,14 +66,8 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
     static final Duration PROBE_CACHE = Duration.ofSeconds(30);
 
     private final ClaudeSettings settings;
-    private final Map<TaskId, Turn> turns = new ConcurrentHashMap<>();
-    /** Tasks whose child this runtime saw exit: local proof of stop. */
-    private final Set<TaskId> stopped = ConcurrentHashMap.newKeySet();
-    /** Cancels that arrived before the task's child was registered. */
-    private final Set<TaskId> earlyCancels = ConcurrentHashMap.newKeySet();
-
-    private volatile Optional<String> probedVersion = Optional.empty();
-    private volatile long probedAtNanos;
+    private final ProviderTurns<Turn> turns = new ProviderTurns<>("Claude", STOP, CANCEL_GRACE);
+    private final CachedVersion probedVersion = new CachedVersion(this::runProbe, PROBE_CACHE);
 
     public ClaudeAgentRuntime(ClaudeSettings settings) {
         this.settings = settings;
@@ -90,23 +80,22 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
 
     @Override
     public RuntimeInfo probe() {
-        Optional<String> version = probedVersion;
-        if (version.isEmpty() || System.nanoTime() - probedAtNanos > PROBE_CACHE.toNanos()) {
-            version = ProviderProbe.firstLine(
-                            new ProviderCommand(
-                                    List.of(settings.bin(), "--version"),
-                                    Path.of("/"),
-                                    ClaudeCommandLine.environment(settings.environment()),
-                                    4096),
-                            settings.probeTimeout())
-                    .map(ClaudeAgentRuntime::versionOf);
-            probedVersion = version;
-            probedAtNanos = System.nanoTime();
-        }
+        Optional<String> version = probedVersion.get();
         if (version.isEmpty()) {
             return RuntimeInfo.unavailable(NAME);
         }
         return new RuntimeInfo(NAME, true, version, true, false, true, true, InFlightRecovery.SESSION_RESUME);
+    }
+
+    private Optional<String> runProbe() {
+        return ProviderProbe.firstLine(
+                        new ProviderCommand(
+                                List.of(settings.bin(), "--version"),
+                                Path.of("/"),
+                                ClaudeCommandLine.environment(settings.environment()),
+                                4096),
+                        settings.probeTimeout())
+                .map(ClaudeAgentRuntime::versionOf);
     }
 
     /** {@code 2.1.197 (Claude Code)} → {@code 2.1.197}. */
@@ -117,60 +106,22 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
 
     @Override
     public TurnOutcome runTurn(TurnRequest request, RunContext context) {
-        // A stop requested before the child exists is honoured right after the prompt; no I/O runs interrupted.
-        boolean stopAtOnce = Thread.interrupted();
-        TaskId taskId = request.taskId();
         Optional<String> resume = request.resumeFrom().flatMap(NativeIds::sessionId);
-        ProviderChild child = ProviderChild.start(new ProviderCommand(
-                ClaudeCommandLine.argv(settings.bin(), request.profile(), resume),
-                request.workingDirectory(),
-                ClaudeCommandLine.environment(settings.environment()),
-                MAX_LINE_BYTES));
-        child.onExit(() -> stopped.add(taskId));
-        Turn turn = new Turn(child, context, request.profile(), resume);
-        TurnOutcome outcome;
-        boolean exited;
-        try {
-            child.process().ifPresent(context::providerStarted);
-            turn.send(ClaudeWire.initialize("init_1"));
-            turn.send(ClaudeWire.userMessage(request.prompt()));
-            turns.put(taskId, turn);
-            if (earlyCancels.remove(taskId) || stopAtOnce) {
-                turn.interrupt();
-                Thread.currentThread().interrupt();
-            }
-            outcome = turn.converse();
-        } finally {
-            exited = turn.finish();
-            if (exited) {
-                stopped.add(taskId);
-            }
-            turns.remove(taskId);
-            turn.ended.countDown();
-        }
-        if (!exited) {
-            // A normal return is the lifecycle's proof of stop: without an observed exit there is none.
-            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_DISCONNECTED, "the Claude process did not exit");
-        }
-        return outcome;
+        return turns.run(
+                request.taskId(),
+                new ProviderCommand(
+                        ClaudeCommandLine.argv(settings.bin(), request.profile(), resume),
+                        request.workingDirectory(),
+                        ClaudeCommandLine.environment(settings.environment()),
+                        MAX_LINE_BYTES),
+                context,
+                child -> new Turn(child, context, request.profile(), resume, request.prompt()),
+                Turn::converse);
     }
 
     @Override
     public void cancel(TaskId taskId) {
-        Turn turn = turns.get(taskId);
-        if (turn == null) {
-            earlyCancels.add(taskId);
-            return;
-        }
-        turn.interrupt();
-        try {
-            if (!turn.ended.await(CANCEL_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-                // The CLI did not end the turn on the interrupt: stop the child; the turn then sees its output end.
-                turn.child.stop(STOP);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        turns.cancel(taskId);
     }
 
     @Override
@@ -183,51 +134,45 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
 
     @Override
     public ReconcileResult reconcile(Task task, Optional<ProviderProcess> recordedProcess) {
-        ReconcileStatus resumable = task.nativeIds().sessionId().isPresent()
-                ? ReconcileStatus.SESSION_RESUMABLE
-                : ReconcileStatus.NOT_RECOVERABLE;
-        if (stopped.contains(task.id())) {
-            return new ReconcileResult(resumable, ProviderState.STOPPED, "child exited");
-        }
-        if (turns.containsKey(task.id())) {
-            return new ReconcileResult(ReconcileStatus.UNKNOWN, ProviderState.ACTIVE, "child running");
-        }
-        if (recordedProcess.isPresent()) {
-            return switch (ProcessProof.state(recordedProcess.get())) {
-                case STOPPED -> new ReconcileResult(resumable, ProviderState.STOPPED, "recorded child is gone");
-                case ACTIVE ->
-                    new ReconcileResult(ReconcileStatus.UNKNOWN, ProviderState.ACTIVE, "recorded child runs");
-                case UNKNOWN -> ReconcileResult.unknown("recorded child cannot be checked");
-            };
-        }
-        return ReconcileResult.unknown("no local evidence");
+        return turns.reconcile(task, recordedProcess);
     }
 
     /** One running turn: its child, what it learnt so far, and its pending interaction. */
-    private static final class Turn {
+    private static final class Turn implements ProviderTurns.Turn {
         private final ProviderChild child;
         private final RunContext context;
         private final TaskProfile profile;
         private final Optional<String> resume;
-        private final CountDownLatch ended = new CountDownLatch(1);
+        private final String prompt;
         private final AtomicBoolean interruptSent = new AtomicBoolean();
         /** One interaction at a time: the application keeps one pending request per task. */
-        private final Semaphore interactions = new Semaphore(1, true);
         /** Control requests the CLI withdrew: never answered, never asked. */
-        private final Set<String> withdrawn = ConcurrentHashMap.newKeySet();
+        private final InteractionGate gate = new InteractionGate();
 
         private volatile boolean cancelRequested;
         private volatile boolean resultSeen;
-        private volatile String asking;
         private Optional<String> sessionId = Optional.empty();
         private String lastText = "";
         private int requestIds;
 
-        Turn(ProviderChild child, RunContext context, TaskProfile profile, Optional<String> resume) {
+        Turn(ProviderChild child, RunContext context, TaskProfile profile, Optional<String> resume, String prompt) {
             this.child = child;
             this.context = context;
             this.profile = profile;
             this.resume = resume;
+            this.prompt = prompt;
+        }
+
+        @Override
+        public ProviderChild child() {
+            return child;
+        }
+
+        /** The initialize request and the prompt, before anything can interrupt the turn. */
+        @Override
+        public void begin() {
+            send(ClaudeWire.initialize("init_1"));
+            send(ClaudeWire.userMessage(prompt));
         }
 
         void send(String line) {
@@ -237,7 +182,8 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
         }
 
         /** Asks the CLI to stop the running turn; once. */
-        void interrupt() {
+        @Override
+        public void interrupt() {
             cancelRequested = true;
             if (!resultSeen && interruptSent.compareAndSet(false, true)) {
                 child.send(ClaudeWire.interrupt("interrupt_1"));
@@ -245,7 +191,8 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
         }
 
         /** Ends the child: an unfinished turn is interrupted first. True when its exit was observed. */
-        boolean finish() {
+        @Override
+        public boolean finish() {
             if (!resultSeen && child.isAlive()) {
                 interrupt();
             }
@@ -344,7 +291,7 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
                 case "command" ->
                     event.put(
                             "command",
-                            ClaudeJson.cut(use.input().path("command").asText("")));
+                            ProviderJson.cut(use.input().path("command").asText("")));
                 case "file_change" -> {
                     JsonNode path = use.input().has("file_path")
                             ? use.input().path("file_path")
@@ -390,31 +337,9 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
         /** Runs on its own thread: waits for the human, then answers unless the CLI withdrew the request. */
         private void decide(ClaudeMessage.ControlRequest request) {
             String id = request.requestId();
-            String reply;
-            boolean acquired = false;
-            try {
-                interactions.acquire();
-                acquired = true;
-                if (withdrawn.contains(id)) {
-                    return;
-                }
-                asking = id;
-                reply = answer(request);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                reply = ClaudeWire.deny(id, ClaudePermissions.DENIED, false);
-            } catch (RuntimeException e) {
-                // Timed out, stale or the task ended (the lifecycle stops the turn), or a bad request: deny.
-                reply = ClaudeWire.deny(id, "The request was not approved", false);
-            } finally {
-                asking = null;
-                if (acquired) {
-                    interactions.release();
-                }
-            }
-            if (!withdrawn.contains(id)) {
-                child.send(reply);
-            }
+            // Timed out, stale or the task ended (the lifecycle stops the turn), or a bad request: deny.
+            gate.decide(id, () -> answer(request), e -> ClaudeWire.deny(id, "The request was not approved", false))
+                    .ifPresent(child::send);
         }
 
         private String answer(ClaudeMessage.ControlRequest request) {
@@ -442,8 +367,7 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
         }
 
         private void withdraw(String requestId) {
-            withdrawn.add(requestId);
-            if (requestId.equals(asking)) {
+            if (gate.withdraw(requestId)) {
                 context.abandonPendingRequest();
             }
         }

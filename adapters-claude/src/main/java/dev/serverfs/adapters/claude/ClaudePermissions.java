@@ -1,6 +1,7 @@
 package dev.serverfs.adapters.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.serverfs.adapters.provider.ProviderJson;
 import dev.serverfs.domain.json.JsonValue;
 import dev.serverfs.domain.task.ApprovalDecision;
 import dev.serverfs.domain.task.ApprovalRequest;
@@ -53,11 +54,11 @@ final class ClaudePermissions {
         List<ApprovalDecision> decisions = sessionUpdates.isEmpty()
                 ? List.of(ApprovalDecision.APPROVE_ONCE, ApprovalDecision.DENY, ApprovalDecision.CANCEL_TASK)
                 : List.of(ApprovalDecision.values());
-        var extra = JsonValue.object().put("tool", tool).put("tool_input", ClaudeJson.toValue(input));
-        text(canUseTool, "description").ifPresent(d -> extra.put("reason", ClaudeJson.cut(d)));
+        var extra = JsonValue.object().put("tool", tool).put("tool_input", ProviderJson.toValue(input));
+        text(canUseTool, "description").ifPresent(d -> extra.put("reason", ProviderJson.cut(d)));
         text(canUseTool, "blocked_path").ifPresent(p -> extra.put("blocked_path", p));
         if (tool.equals("Bash")) {
-            text(input, "command").ifPresent(c -> extra.put("command_display", ClaudeJson.cut(c)));
+            text(input, "command").ifPresent(c -> extra.put("command_display", ProviderJson.cut(c)));
         }
         Optional<String> file = text(input, "file_path").or(() -> text(input, "notebook_path"));
         if (category(tool).equals("file_change") && file.isPresent()) {
@@ -70,7 +71,7 @@ final class ClaudePermissions {
                 .or(() -> text(canUseTool, "display_name"))
                 .orElse(tool);
         return new Prepared(
-                new ApprovalRequest(category(tool), ClaudeJson.cut(title), List.of(), decisions, extra.build()),
+                new ApprovalRequest(category(tool), ProviderJson.cut(title), List.of(), decisions, extra.build()),
                 sessionUpdates);
     }
 

@@ -2,6 +2,8 @@ package dev.serverfs.bootstrap.agent;
 
 import dev.serverfs.adapters.claude.ClaudeAgentRuntime;
 import dev.serverfs.adapters.claude.ClaudeSettings;
+import dev.serverfs.adapters.codex.CodexAgentRuntime;
+import dev.serverfs.adapters.codex.CodexSettings;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.tools.agent.AnswerAgentQuestionTool;
 import dev.serverfs.adapters.mcp.tools.agent.CancelAgentTaskTool;
@@ -35,10 +37,9 @@ import java.util.Optional;
 /**
  * The Agent part of {@code serve} (ARCHITECTURE.md §1): with {@code SERVERFS_AGENT_EMBEDDED=true} it hosts the
  * Agent service in-process — prepares the lock directory as the Bridge would, opens the SQLite store and result
- * spool in the state directory, builds the runtimes ({@code claude} when a workdir allows it; the test-only {@code
- * fake} when enabled; {@code codex} has no adapter yet and so probes unavailable), reconciles tasks and guards left
- * by a previous
- * process and collects expired tasks. Otherwise the tools answer {@code AGENT_BRIDGE_UNAVAILABLE} until the Bridge
+ * spool in the state directory, builds the runtimes ({@code codex} and {@code claude} when a workdir allows them;
+ * the test-only {@code fake} when enabled), reconciles tasks and guards left by a previous process and collects
+ * expired tasks. Otherwise the tools answer {@code AGENT_BRIDGE_UNAVAILABLE} until the Bridge
  * client lands. {@link #tools} are the nine Agent tools; ServeWiring registers them on the Agent surface.
  */
 public final class AgentWiring implements AutoCloseable {
@@ -91,11 +92,17 @@ public final class AgentWiring implements AutoCloseable {
     }
 
     /**
-     * The real runtimes some workdir allows. Claude children get the allow-listed part of this process' environment
-     * (HOME, PATH, the Anthropic credentials; see ClaudeCommandLine), never ServerFS' own settings.
+     * The real runtimes some workdir allows. Their children get the allow-listed part of this process' environment
+     * (HOME, PATH, the provider's credentials; see ClaudeCommandLine and CodexCommandLine), never ServerFS' own
+     * settings.
      */
     private static List<AgentRuntime> runtimes(ServerFsConfig.Agent agent) {
         List<AgentRuntime> runtimes = new java.util.ArrayList<>();
+        if (agent.enabledRuntimes().contains(CodexAgentRuntime.NAME)) {
+            ServerFsConfig.Codex codex = agent.codex();
+            runtimes.add(new CodexAgentRuntime(
+                    new CodexSettings(codex.bin(), codex.codexHome(), codex.requestTimeout(), System.getenv())));
+        }
         if (agent.enabledRuntimes().contains(ClaudeAgentRuntime.NAME)) {
             runtimes.add(new ClaudeAgentRuntime(
                     new ClaudeSettings(agent.claude().bin(), agent.claude().probeTimeout(), System.getenv())));

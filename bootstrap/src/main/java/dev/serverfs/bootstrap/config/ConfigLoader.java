@@ -503,7 +503,8 @@ public final class ConfigLoader {
                 maxActiveTasks,
                 Duration.ofHours(retentionHours),
                 List.copyOf(runtimes),
-                claude());
+                claude(),
+                codex());
     }
 
     /**
@@ -536,6 +537,25 @@ public final class ConfigLoader {
         }
         int probeSeconds = vars.strictPositiveInt("SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS", 5);
         return new ServerFsConfig.Claude(bin, Duration.ofSeconds(probeSeconds));
+    }
+
+    /**
+     * Reference §9.3 names that apply to a stdio child, and {@code SERVERFS_AGENT_CODEX_BIN}, which wins over {@code
+     * SERVERFS_CODEX_BIN}. {@code SERVERFS_CODEX_HOME} must be absolute when set; {@code SERVERFS_CODEX_AUTOSTART}
+     * (the reference's daemon start) does not apply: ServerFS starts every Codex child itself.
+     */
+    private ServerFsConfig.Codex codex() throws ConfigurationException {
+        String bin = vars.get("SERVERFS_AGENT_CODEX_BIN")
+                .or(() -> vars.get("SERVERFS_CODEX_BIN"))
+                .map(String::strip)
+                .filter(b -> !b.isEmpty())
+                .orElse(ServerFsConfig.Codex.DEFAULTS.bin());
+        if (bin.indexOf('\0') >= 0) {
+            throw new ConfigurationException("SERVERFS_AGENT_CODEX_BIN must be a program name or path");
+        }
+        Optional<Path> home = vars.absolutePath("SERVERFS_CODEX_HOME");
+        int timeout = vars.strictPositiveInt("SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS", 10);
+        return new ServerFsConfig.Codex(bin, home, Duration.ofSeconds(timeout));
     }
 
     /** Absolute when the Agent is enabled (reference §1.5); otherwise unused, so only kept when parseable. */

@@ -47,6 +47,7 @@ public final class KnownVariables {
             "SERVERFS_AGENT_EMBEDDED",
             "SERVERFS_AGENT_ENABLE_FAKE_RUNTIME",
             "SERVERFS_AGENT_CLAUDE_BIN",
+            "SERVERFS_AGENT_CODEX_BIN",
             // the launcher ./serverfs (never read by the JVM)
             "SERVERFS_AOT_CACHE",
             // §9.3 Bridge

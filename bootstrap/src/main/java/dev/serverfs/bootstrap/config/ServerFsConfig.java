@@ -108,8 +108,9 @@ public record ServerFsConfig(
             int maxActiveTasks,
             Duration retention,
             List<String> enabledRuntimes,
-            Claude claude) {
-        /** Without Claude settings: {@code claude} on {@code PATH}, 5 s probe. */
+            Claude claude,
+            Codex codex) {
+        /** Without provider settings: {@code claude} and {@code codex} on {@code PATH}, their default bounds. */
         public Agent(
                 boolean bridgeEnabled,
                 boolean embedded,
@@ -136,7 +137,8 @@ public record ServerFsConfig(
                     maxActiveTasks,
                     retention,
                     enabledRuntimes,
-                    Claude.DEFAULTS);
+                    Claude.DEFAULTS,
+                    Codex.DEFAULTS);
         }
 
         public Agent {
@@ -149,6 +151,7 @@ public record ServerFsConfig(
             Objects.requireNonNull(retention, "retention");
             enabledRuntimes = List.copyOf(enabledRuntimes);
             Objects.requireNonNull(claude, "claude");
+            Objects.requireNonNull(codex, "codex");
         }
 
         @Override
@@ -173,6 +176,28 @@ public record ServerFsConfig(
         @Override
         public String toString() {
             return "Claude[probeTimeout=" + probeTimeout + "]";
+        }
+    }
+
+    /**
+     * How {@code serve} runs Codex (reference §4.5 {@code codex}, §9.3, as far as they apply to a {@code codex
+     * app-server} child): {@code SERVERFS_AGENT_CODEX_BIN} (or the reference's {@code SERVERFS_CODEX_BIN}; default
+     * {@code codex} on {@code PATH}), {@code SERVERFS_CODEX_HOME} (empty: the server's own {@code CODEX_HOME} passes
+     * through, else Codex's default) and {@code SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS}. {@link #toString} shows no
+     * path.
+     */
+    public record Codex(String bin, Optional<Path> codexHome, Duration requestTimeout) {
+        public static final Codex DEFAULTS = new Codex("codex", Optional.empty(), Duration.ofSeconds(10));
+
+        public Codex {
+            Objects.requireNonNull(bin, "bin");
+            Objects.requireNonNull(codexHome, "codexHome");
+            Objects.requireNonNull(requestTimeout, "requestTimeout");
+        }
+
+        @Override
+        public String toString() {
+            return "Codex[requestTimeout=" + requestTimeout + "]";
         }
     }
 }

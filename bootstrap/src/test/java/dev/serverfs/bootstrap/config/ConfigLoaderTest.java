@@ -715,6 +715,25 @@ class ConfigLoaderTest {
         assertFalse(load_or_reason().contains("/opt"), "no path in the reason");
     }
 
+    @Test
+    void codex_runs_codex_on_path_unless_a_binary_is_named_with_an_optional_home_and_a_strict_timeout()
+            throws Exception {
+        assertEquals(ServerFsConfig.Codex.DEFAULTS, load().agent().codex());
+        env.put("SERVERFS_CODEX_BIN", "/opt/reference/codex");
+        assertEquals("/opt/reference/codex", load().agent().codex().bin(), "the reference name is read");
+        env.put("SERVERFS_AGENT_CODEX_BIN", "/opt/codex/bin/codex");
+        assertEquals("/opt/codex/bin/codex", load().agent().codex().bin(), "the new name wins");
+        env.put("SERVERFS_CODEX_HOME", tmp.toString());
+        assertEquals(Optional.of(tmp), load().agent().codex().codexHome());
+        env.put("SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS", "3");
+        assertEquals(Duration.ofSeconds(3), load().agent().codex().requestTimeout());
+        env.put("SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS", "0");
+        assertThrows(ConfigurationException.class, this::load);
+        env.put("SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS", "10");
+        env.put("SERVERFS_CODEX_HOME", "relative/home");
+        assertEquals("SERVERFS_CODEX_HOME must be an absolute path", load_or_reason());
+    }
+
     private String load_or_reason() {
         try {
             load();

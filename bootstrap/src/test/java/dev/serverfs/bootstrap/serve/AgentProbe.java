@@ -73,6 +73,24 @@ final class AgentProbe {
         }
     }
 
+    JsonNode awaitStatus(String id, String status) throws Exception {
+        return awaitTask(id, t -> t.get("status").asText().equals(status));
+    }
+
+    /** The task's pending request once it has one. */
+    JsonNode awaitPending(String id) throws Exception {
+        return awaitTask(
+                        id,
+                        t -> t.has("pending_request")
+                                && !t.get("pending_request").isNull())
+                .get("pending_request");
+    }
+
+    /** The slot's guard once it records the provider process. */
+    RecoveryGuard awaitProvider(int slot) throws Exception {
+        return awaitGuard(slot, g -> g.provider().isPresent());
+    }
+
     List<String> eventTypes(String id) throws Exception {
         JsonNode events = mcp.call("read_agent_task_events", Map.of("task_id", id, "limit", 500))
                 .ok()

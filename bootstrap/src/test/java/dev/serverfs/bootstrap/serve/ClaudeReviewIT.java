@@ -6,17 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.adapters.claude.ClaudeAgentRuntime;
 import dev.serverfs.adapters.claude.ClaudeSettings;
-import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.application.port.out.TurnRequest;
+import dev.serverfs.application.testing.RecordingRunContext;
 import dev.serverfs.bootstrap.serve.MockMessagesApi.Reply;
-import dev.serverfs.domain.json.JsonValue;
-import dev.serverfs.domain.task.ApprovalRequest;
-import dev.serverfs.domain.task.ApprovalResolution;
-import dev.serverfs.domain.task.NativeIds;
-import dev.serverfs.domain.task.ProviderProcess;
-import dev.serverfs.domain.task.QuestionAnswer;
-import dev.serverfs.domain.task.QuestionRequest;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
 import java.nio.file.Files;
@@ -27,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,7 +61,7 @@ class ClaudeReviewIT {
             env.put("ANTHROPIC_API_KEY", "sk-ant-mock-key");
             ClaudeAgentRuntime runtime =
                     new ClaudeAgentRuntime(new ClaudeSettings(bin.toString(), Duration.ofSeconds(5), env));
-            Recorder context = new Recorder();
+            RecordingRunContext context = new RecordingRunContext();
             TaskId id = new TaskId("agt_" + "1".repeat(24));
             TurnOutcome outcome = runtime.runTurn(
                     new TurnRequest(
@@ -98,45 +90,7 @@ class ClaudeReviewIT {
                         tool + " was refused");
             }
             assertFalse(mock.requests().getFirst().toolNames().contains("Bash"), "the write tools are not offered");
-            assertTrue(context.started.size() == 1, "pid and start time recorded");
-            assertTrue(
-                    ProcessHandle.of(context.started.getFirst().pid()).isEmpty()
-                            || !ProcessHandle.of(context.started.getFirst().pid())
-                                    .get()
-                                    .isAlive(),
-                    "the child is gone when the turn returns");
+            assertTrue(context.childGone(), "pid and start time recorded; the child is gone when the turn returns");
         }
-    }
-
-    /** Records what the runtime reports; refuses interactions (a review turn must not ask). */
-    private static final class Recorder implements RunContext {
-        final List<String> asked = new CopyOnWriteArrayList<>();
-        final List<ProviderProcess> started = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void event(String eventType, JsonValue.JsonObject payload) {}
-
-        @Override
-        public void nativeIds(NativeIds ids) {}
-
-        @Override
-        public void providerStarted(ProviderProcess process) {
-            started.add(process);
-        }
-
-        @Override
-        public ApprovalResolution requestApproval(ApprovalRequest request) {
-            asked.add(request.title());
-            throw new IllegalStateException("no approval expected in a review turn");
-        }
-
-        @Override
-        public List<QuestionAnswer> askQuestion(QuestionRequest request) {
-            asked.add("question");
-            throw new IllegalStateException("no question expected");
-        }
-
-        @Override
-        public void abandonPendingRequest() {}
     }
 }

@@ -51,24 +51,8 @@ class ClaudeServeIT {
                 env.close();
             }
         } finally {
-            List<ProcessHandle> left = awaitNoClaude();
-            left.forEach(ProcessHandle::destroyForcibly);
-            assertEquals(List.of(), left.stream().map(ProcessHandle::pid).toList(), "orphan claude processes");
+            PinnedCli.assertNoneLeft(bin, STOP_BOUND);
         }
-    }
-
-    /** The claude processes still alive after a bounded wait (normally none). */
-    private static List<ProcessHandle> awaitNoClaude() {
-        Instant deadline = Instant.now().plus(STOP_BOUND);
-        List<ProcessHandle> left = ClaudeCode.running(bin);
-        while (!left.isEmpty() && Instant.now().isBefore(deadline)) {
-            left.getFirst()
-                    .onExit()
-                    .completeOnTimeout(null, 200, java.util.concurrent.TimeUnit.MILLISECONDS)
-                    .join();
-            left = ClaudeCode.running(bin);
-        }
-        return left;
     }
 
     /** One test's world: HOME, workdir, state, mock, serve, MCP client. */
@@ -119,19 +103,15 @@ class ClaudeServeIT {
         }
 
         JsonNode awaitStatus(String id, String status) throws Exception {
-            return probe.awaitTask(id, t -> t.get("status").asText().equals(status));
+            return probe.awaitStatus(id, status);
         }
 
         JsonNode awaitPending(String id) throws Exception {
-            return probe.awaitTask(
-                            id,
-                            t -> t.has("pending_request")
-                                    && !t.get("pending_request").isNull())
-                    .get("pending_request");
+            return probe.awaitPending(id);
         }
 
         RecoveryGuard awaitProvider() throws Exception {
-            return probe.awaitGuard(1, g -> g.provider().isPresent());
+            return probe.awaitProvider(1);
         }
 
         @Override

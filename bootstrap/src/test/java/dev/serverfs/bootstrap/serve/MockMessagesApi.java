@@ -3,33 +3,23 @@ package dev.serverfs.bootstrap.serve;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
  * An in-JVM mock of the Anthropic Messages API for the real Claude Code CLI (PROVIDERS.md Part 2 (f)): {@code POST
- * /v1/messages} answered by a per-test {@link Script} as SSE with the {@code event:} lines the CLI requires, on
- * 127.0.0.1 and an ephemeral port. Every request body is recorded, so a test can assert on what reached "the model".
+ * /v1/messages} answered by a per-test {@link Script} as SSE with the {@code event:} lines the CLI requires, on a
+ * {@link MockModelServer} (127.0.0.1, an ephemeral port). Every request body is recorded, so a test can assert on what reached "the model".
  * {@link Reply.Stall} streams a first text delta and then holds the stream open (with {@code ping} events, so a
  * client that goes away is noticed) until the client closes it or the mock stops.
  */
 final class MockMessagesApi implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = MockModelServer.JSON;
     private static final String MODEL = "claude-sonnet-4-5";
 
     /** What the mock answers to one request. */
@@ -94,24 +84,14 @@ final class MockMessagesApi implements AutoCloseable {
     /** Chooses the reply to each request. */
     interface Script extends Function<Request, Reply> {}
 
-    private final HttpServer server;
-    private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "mock-messages-api");
-        t.setDaemon(true);
-        return t;
-    });
-    private final List<Request> requests = new ArrayList<>();
+    private final MockModelServer server;
     private final AtomicInteger ids = new AtomicInteger();
-    private final CountDownLatch closed = new CountDownLatch(1);
-    private final CountDownLatch stallEnded = new CountDownLatch(1);
     private volatile Script script;
 
     private MockMessagesApi(Script script) throws IOException {
         this.script = script;
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-        server.setExecutor(executor);
-        server.createContext("/", this::handle);
-        server.start();
+        // CLI 2.1.197 sends HEAD / at every start; the 404 for it is harmless (PROVIDERS.md (f)).
+        server = new MockModelServer("mock-messages-api", "/v1/messages", this::answer);
     }
 
     static MockMessagesApi start(Script script) throws IOException {
@@ -120,7 +100,7 @@ final class MockMessagesApi implements AutoCloseable {
 
     /** The value for {@code ANTHROPIC_BASE_URL}. */
     String baseUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return server.origin();
     }
 
     void script(Script next) {
@@ -128,91 +108,42 @@ final class MockMessagesApi implements AutoCloseable {
     }
 
     List<Request> requests() {
-        synchronized (requests) {
-            return List.copyOf(requests);
-        }
+        return server.bodies().stream().map(Request::new).toList();
     }
 
     /** Waits (bounded) until at least {@code n} requests arrived; returns them. */
     List<Request> awaitRequests(int n, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (requests) {
-            while (requests.size() < n) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new AssertionError("the mock got " + requests.size() + " of " + n + " requests");
-                }
-                TimeUnit.NANOSECONDS.timedWait(requests, left);
-            }
-            return List.copyOf(requests);
-        }
+        return server.awaitBodies(n, timeout).stream().map(Request::new).toList();
     }
 
     /** True once a stalled stream was closed by its client (or the mock stopped) within {@code timeout}. */
     boolean awaitStallEnded(Duration timeout) throws InterruptedException {
-        return stallEnded.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return server.awaitHoldEnded(timeout);
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            String path = exchange.getRequestURI().getPath();
-            if (!exchange.getRequestMethod().equals("POST") || !path.equals("/v1/messages")) {
-                // CLI 2.1.197 sends HEAD / at every start; a 404 is harmless (PROVIDERS.md (f)).
-                exchange.sendResponseHeaders(404, -1);
-                return;
-            }
-            JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
-            Request request = new Request(body);
-            synchronized (requests) {
-                requests.add(request);
-                requests.notifyAll();
-            }
-            Reply reply = script.apply(request);
-            switch (reply) {
-                case Reply.Status s -> {
-                    byte[] error = ("{\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"mock error "
-                                    + s.status() + "\"}}")
-                            .getBytes(StandardCharsets.UTF_8);
-                    exchange.getResponseHeaders().add("content-type", "application/json");
-                    exchange.sendResponseHeaders(s.status(), error.length);
-                    exchange.getResponseBody().write(error);
-                }
-                case Reply.Text t -> stream(exchange, textEvents(t.text(), "end_turn"), Optional.empty());
-                case Reply.ToolUse u -> stream(exchange, toolUseEvents(u), Optional.empty());
-                case Reply.Stall s -> stream(exchange, stallEvents(s.partial()), Optional.of(s));
-            }
+    private void answer(JsonNode body, MockModelServer.Exchange exchange) throws IOException {
+        Reply reply = script.apply(new Request(body));
+        switch (reply) {
+            case Reply.Status s ->
+                exchange.status(
+                        s.status(),
+                        "{\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"mock error " + s.status()
+                                + "\"}}");
+            case Reply.Text t -> stream(exchange, textEvents(t.text(), "end_turn"), false);
+            case Reply.ToolUse u -> stream(exchange, toolUseEvents(u), false);
+            case Reply.Stall s -> stream(exchange, stallEvents(s.partial()), true);
         }
     }
 
-    private void stream(HttpExchange exchange, List<ObjectNode> events, Optional<Reply.Stall> stall)
+    private static void stream(MockModelServer.Exchange exchange, List<ObjectNode> events, boolean hold)
             throws IOException {
-        exchange.getResponseHeaders().add("content-type", "text/event-stream");
-        exchange.getResponseHeaders().add("cache-control", "no-cache");
-        exchange.sendResponseHeaders(200, 0);
-        OutputStream out = exchange.getResponseBody();
+        MockModelServer.Sse sse = exchange.sse();
         for (ObjectNode event : events) {
-            send(out, event);
+            sse.event(event);
         }
-        if (stall.isEmpty()) {
-            return;
+        if (hold) {
+            sse.hold("event: ping\ndata: {\"type\":\"ping\"}\n\n");
         }
-        try {
-            while (!closed.await(200, TimeUnit.MILLISECONDS)) {
-                send(out, JSON.createObjectNode().put("type", "ping"));
-            }
-        } catch (IOException gone) {
-            // the client closed the stream: what a stalled stream waits for
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            stallEnded.countDown();
-        }
-    }
-
-    private static void send(OutputStream out, ObjectNode event) throws IOException {
-        out.write(("event: " + event.path("type").asText() + "\ndata: " + event + "\n\n")
-                .getBytes(StandardCharsets.UTF_8));
-        out.flush();
     }
 
     private ObjectNode messageStart() {
@@ -295,17 +226,11 @@ final class MockMessagesApi implements AutoCloseable {
     }
 
     static JsonNode json(String text) {
-        try {
-            return JSON.readTree(text);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(e);
-        }
+        return MockModelServer.json(text);
     }
 
     @Override
     public void close() {
-        closed.countDown();
-        server.stop(0);
-        executor.shutdownNow();
+        server.close();
     }
 }

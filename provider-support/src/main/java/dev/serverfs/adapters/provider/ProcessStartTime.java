@@ -22,11 +22,7 @@ final class ProcessStartTime {
     }
 
     static Optional<Long> parse(String stat) {
-        int close = stat.lastIndexOf(')');
-        if (close < 0 || close + 2 > stat.length()) {
-            return Optional.empty();
-        }
-        String[] rest = stat.substring(close + 2).trim().split(" ");
+        String[] rest = afterComm(stat);
         if (rest.length < 20) {
             return Optional.empty();
         }
@@ -35,5 +31,20 @@ final class ProcessStartTime {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
+    }
+
+    /** Field 3, the state ({@code R}, {@code S}, {@code Z}, ...). */
+    static Optional<String> state(String stat) {
+        String[] rest = afterComm(stat);
+        return rest.length > 0 && !rest[0].isEmpty() ? Optional.of(rest[0]) : Optional.empty();
+    }
+
+    /** Fields 3 onwards. */
+    private static String[] afterComm(String stat) {
+        int close = stat.lastIndexOf(')');
+        if (close < 0 || close + 2 > stat.length()) {
+            return new String[0];
+        }
+        return stat.substring(close + 2).trim().split(" ");
     }
 }

@@ -20,4 +20,10 @@ class ProcessStartTimeTest {
                 Optional.empty(),
                 ProcessStartTime.parse("1 (x) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 notanumber 1 1"));
     }
+
+    @Test
+    void the_state_is_field_3() {
+        assertEquals(Optional.of("Z"), ProcessStartTime.state("4242 (a) b) Z 1 2"));
+        assertEquals(Optional.empty(), ProcessStartTime.state("garbled"));
+    }
 }

@@ -1,4 +1,4 @@
-package dev.serverfs.adapters.claude;
+package dev.serverfs.adapters.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.serverfs.domain.json.JsonValue;
@@ -12,13 +12,13 @@ import java.util.Map;
  * long strings cut to {@link #MAX_STRING_CHARS} so a tool input always fits an interaction payload (reference §3.14:
  * 64 KiB) or an event.
  */
-final class ClaudeJson {
-    static final int MAX_STRING_CHARS = 2048;
-    static final int MAX_ITEMS = 64;
+public final class ProviderJson {
+    public static final int MAX_STRING_CHARS = 2048;
+    public static final int MAX_ITEMS = 64;
 
-    private ClaudeJson() {}
+    private ProviderJson() {}
 
-    static JsonValue toValue(JsonNode node) {
+    public static JsonValue toValue(JsonNode node) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             return JsonValue.JsonNull.INSTANCE;
         }
@@ -50,13 +50,13 @@ final class ClaudeJson {
         return new JsonValue.JsonString(cut(node.asText()));
     }
 
-    static JsonValue.JsonObject toObject(JsonNode node) {
+    public static JsonValue.JsonObject toObject(JsonNode node) {
         return toValue(node) instanceof JsonValue.JsonObject o
                 ? o
                 : JsonValue.object().build();
     }
 
-    static String cut(String s) {
+    public static String cut(String s) {
         if (s.length() <= MAX_STRING_CHARS) {
             return s;
         }

@@ -1,0 +1,124 @@
+package dev.serverfs.adapters.codex;
+
+import dev.serverfs.adapters.provider.CachedVersion;
+import dev.serverfs.adapters.provider.ProviderCommand;
+import dev.serverfs.adapters.provider.ProviderProbe;
+import dev.serverfs.adapters.provider.ProviderTurns;
+import dev.serverfs.adapters.provider.StopPolicy;
+import dev.serverfs.application.port.out.AgentRuntime;
+import dev.serverfs.application.port.out.RunContext;
+import dev.serverfs.application.port.out.TurnOutcome;
+import dev.serverfs.application.port.out.TurnRequest;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.InFlightRecovery;
+import dev.serverfs.domain.task.ProviderProcess;
+import dev.serverfs.domain.task.ReconcileResult;
+import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.Task;
+import dev.serverfs.domain.task.TaskId;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code codex} runtime (reference §7.1, PROVIDERS.md Part 1): each turn is one {@code codex app-server} child
+ * this runtime owns, speaking JSON-RPC over stdio, one JSON object per line, in the task's working directory; the
+ * child's pid and start time go to the recovery guard as soon as it starts. {@code initialize}/{@code initialized},
+ * then {@code thread/start} (or {@code thread/resume}, which must name the same thread, else {@code
+ * AGENT_SESSION_NOT_RESUMABLE}), then {@code turn/start}; the turn ends on {@code turn/completed}. Each request is
+ * bounded by {@link CodexSettings#requestTimeout} ({@code AGENT_PROVIDER_DISCONNECTED}); a JSON-RPC error is {@code
+ * AGENT_PROVIDER_ERROR}; the child's output ending mid-turn (exit, broken pipe) is {@code
+ * AGENT_PROVIDER_DISCONNECTED}; a line over {@link CodexSettings#maxMessageBytes} fails the turn ({@code AGENT_PROVIDER_ERROR}).
+ * The sandbox and approval policy come from the task's profile ({@link CodexCommandLine}).
+ *
+ * <p>Approvals and questions (see {@link CodexTurn}) are asked one at a time, each on its own virtual thread so the
+ * turn keeps reading; {@code serverRequest/resolved} withdraws a pending one. Stop ({@link #cancel}, an interrupt of
+ * the turn's thread, the end of every turn): {@code turn/interrupt} while the turn runs, then stdin closed, {@link
+ * #STOP} (grace, {@code SIGTERM}, {@code SIGKILL}); {@link #CANCEL_GRACE} plus {@link #STOP} stay within the 10 s
+ * provider-cancel bound (v0.7.3 §6). An exit this runtime observed is its proof of stop for {@link #reconcile};
+ * otherwise the recorded pid and start time are.
+ */
+public final class CodexAgentRuntime implements AgentRuntime {
+    public static final String NAME = "codex";
+    /** stdin closed, then 2 s (Codex exits in well under a second), 3 s after SIGTERM, 3 s after SIGKILL. */
+    static final StopPolicy STOP =
+            new StopPolicy(Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(3), true);
+    /** How long {@link #cancel} lets the interrupted turn end on its own before it stops the child itself. */
+    static final Duration CANCEL_GRACE = Duration.ofSeconds(1);
+    /** A successful probe is reused this long: submit probes the runtime every time. */
+    static final Duration PROBE_CACHE = Duration.ofSeconds(30);
+
+    private final CodexSettings settings;
+    private final ProviderTurns<CodexTurn> turns = new ProviderTurns<>("Codex", STOP, CANCEL_GRACE);
+    private final CachedVersion version = new CachedVersion(this::runProbe, PROBE_CACHE);
+
+    public CodexAgentRuntime(CodexSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public RuntimeInfo probe() {
+        Optional<String> v = version.get();
+        if (v.isEmpty()) {
+            return RuntimeInfo.unavailable(NAME);
+        }
+        return new RuntimeInfo(NAME, true, v, true, true, true, true, InFlightRecovery.SESSION_RESUME);
+    }
+
+    private Optional<String> runProbe() {
+        return ProviderProbe.firstLine(
+                        new ProviderCommand(
+                                List.of(settings.bin(), "--version"),
+                                Path.of("/"),
+                                CodexCommandLine.environment(settings.environment(), settings.codexHome()),
+                                4096),
+                        settings.requestTimeout())
+                .map(CodexAgentRuntime::versionOf);
+    }
+
+    /** {@code codex-cli 0.169.0} → {@code 0.169.0}. */
+    static String versionOf(String line) {
+        String[] words = line.strip().split("\\s+");
+        String last = words[words.length - 1];
+        return last.length() > 64 ? last.substring(0, 64) : last;
+    }
+
+    @Override
+    public TurnOutcome runTurn(TurnRequest request, RunContext context) {
+        return turns.run(
+                request.taskId(),
+                new ProviderCommand(
+                        CodexCommandLine.argv(settings.bin()),
+                        request.workingDirectory(),
+                        CodexCommandLine.environment(settings.environment(), settings.codexHome()),
+                        settings.maxMessageBytes()),
+                context,
+                child -> new CodexTurn(child, context, request, settings.requestTimeout()),
+                CodexTurn::run);
+    }
+
+    @Override
+    public void cancel(TaskId taskId) {
+        turns.cancel(taskId);
+    }
+
+    @Override
+    public void steer(TaskId taskId, String message) {
+        turns.running(taskId)
+                .orElseThrow(() ->
+                        new ServerFsException(ErrorCode.AGENT_TASK_NOT_ACTIVE, "the task has no running Codex turn"))
+                .steer(message);
+    }
+
+    @Override
+    public ReconcileResult reconcile(Task task, Optional<ProviderProcess> recordedProcess) {
+        return turns.reconcile(task, recordedProcess);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.serverfs.adapters.codex;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.serverfs.domain.task.TaskProfile;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The argv, environment and policy of one Codex turn (PROVIDERS.md Part 1 (a), (c)). Pure: the same inputs give the
+ * same command. The prompt never appears here: it travels on stdin in {@code turn/start}.
+ *
+ * <p><b>Policy, and why it differs from the reference.</b> The reference adapter (§7.1) talks to the user's own
+ * Codex daemon and sends no sandbox, approval or config override, so the user's Codex policy decides. Here ServerFS
+ * starts the child itself, and the task's profile decides, on {@code thread/start} / {@code thread/resume} and again
+ * on {@code turn/start}: approval policy {@code on-request} (whatever the sandbox does not allow is asked through
+ * ServerFS); {@code review} → sandbox {@code read-only}, object form {@code {type: readOnly, networkAccess: false}};
+ * {@code workspace-write} → {@code {type: workspaceWrite, writableRoots: [], networkAccess: false,
+ * excludeTmpdirEnvVar: true, excludeSlashTmp: true}}: writable is the task's cwd only, not {@code /tmp} and not
+ * {@code $TMPDIR}, which Codex's own {@code workspace-write} default leaves writable (PROVIDERS.md "Sandbox caveat"),
+ * and no network. A user's {@code config.toml} cannot widen it: per-thread and per-turn values win over the file.
+ */
+final class CodexCommandLine {
+    static final String APPROVAL_POLICY = "on-request";
+
+    /**
+     * The caller's environment variables a Codex child may see (STYLE.md: an explicit allow-list): what it needs to
+     * find its configuration, log in and run tools. {@code TMPDIR} is left out on purpose (see the policy above);
+     * {@code CODEX_HOME} comes from {@link CodexSettings#codexHome} when that is set.
+     */
+    static final List<String> INHERITED = List.of(
+            "HOME",
+            "PATH",
+            "USER",
+            "LOGNAME",
+            "SHELL",
+            "LANG",
+            "LC_ALL",
+            "LC_CTYPE",
+            "TZ",
+            "XDG_CONFIG_HOME",
+            "XDG_CACHE_HOME",
+            "XDG_DATA_HOME",
+            "XDG_STATE_HOME",
+            "CODEX_HOME",
+            "OPENAI_API_KEY",
+            "CODEX_API_KEY",
+            "OPENAI_BASE_URL",
+            "HTTPS_PROXY",
+            "HTTP_PROXY",
+            "NO_PROXY",
+            "https_proxy",
+            "http_proxy",
+            "no_proxy",
+            "SSL_CERT_FILE",
+            "SSL_CERT_DIR");
+
+    /** {@code RUST_LOG=warn}: stderr carries tracing logs only, which are drained and dropped. */
+    static final Map<String, String> FORCED = Map.of("RUST_LOG", "warn");
+
+    private CodexCommandLine() {}
+
+    /**
+     * {@code codex app-server} on stdio. {@code request_user_input} is enabled outside Plan mode so Codex can ask
+     * questions (PROVIDERS.md (c)); the sandbox and approval policy travel in the requests, not here.
+     */
+    static List<String> argv(String bin) {
+        return List.of(bin, "app-server", "-c", "features.default_mode_request_user_input=true");
+    }
+
+    /** The child's whole environment: the allow-listed part of {@code caller}, the configured home, then FORCED. */
+    static Map<String, String> environment(Map<String, String> caller, Optional<Path> codexHome) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String name : INHERITED) {
+            String value = caller.get(name);
+            if (value != null) {
+                env.put(name, value);
+            }
+        }
+        codexHome.ifPresent(home -> env.put("CODEX_HOME", home.toString()));
+        env.putAll(FORCED);
+        return env;
+    }
+
+    /** {@code read-only} or {@code workspace-write}: the mode string {@code thread/start} takes. */
+    static String sandboxMode(TaskProfile profile) {
+        return switch (profile) {
+            case REVIEW -> "read-only";
+            case WORKSPACE_WRITE -> "workspace-write";
+        };
+    }
+
+    /** The object form {@code turn/start} takes, with the exclusions the mode string cannot express. */
+    static ObjectNode sandboxPolicy(TaskProfile profile) {
+        ObjectNode policy = JsonNodeFactory.instance.objectNode();
+        switch (profile) {
+            case REVIEW -> policy.put("type", "readOnly").put("networkAccess", false);
+            case WORKSPACE_WRITE -> {
+                policy.put("type", "workspaceWrite");
+                policy.putArray("writableRoots");
+                policy.put("networkAccess", false)
+                        .put("excludeTmpdirEnvVar", true)
+                        .put("excludeSlashTmp", true);
+            }
+        }
+        return policy;
+    }
+
+    /** {@code thread/start} params, or {@code thread/resume} ones with {@code threadId}. */
+    static ObjectNode threadParams(Path cwd, TaskProfile profile, Optional<String> resumeThreadId) {
+        ObjectNode params = JsonNodeFactory.instance.objectNode();
+        resumeThreadId.ifPresent(id -> params.put("threadId", id));
+        params.put("cwd", cwd.toString()).put("approvalPolicy", APPROVAL_POLICY).put("sandbox", sandboxMode(profile));
+        if (resumeThreadId.isEmpty()) {
+            params.put("serviceName", "serverfs-agent-bridge");
+        }
+        return params;
+    }
+
+    /** {@code turn/start} params: the prompt as text input, the cwd, the policy again in its object form. */
+    static ObjectNode turnParams(String threadId, String prompt, Path cwd, TaskProfile profile) {
+        ObjectNode params = JsonNodeFactory.instance.objectNode().put("threadId", threadId);
+        params.set("input", CodexWire.textInput(prompt));
+        params.put("cwd", cwd.toString()).put("approvalPolicy", APPROVAL_POLICY);
+        params.set("sandboxPolicy", sandboxPolicy(profile));
+        return params;
+    }
+}

@@ -1,0 +1,58 @@
+package dev.serverfs.adapters.codex;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.serverfs.domain.task.TaskProfile;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** What a Codex child is started with and what the profile sends (the documented policy, exactly). */
+class CodexCommandLineTest {
+    @Test
+    void workspace_write_confines_writes_to_the_cwd_without_tmp_tmpdir_or_network() {
+        assertEquals(
+                "{\"type\":\"workspaceWrite\",\"writableRoots\":[],\"networkAccess\":false,"
+                        + "\"excludeTmpdirEnvVar\":true,\"excludeSlashTmp\":true}",
+                CodexCommandLine.sandboxPolicy(TaskProfile.WORKSPACE_WRITE).toString());
+        assertEquals(
+                "{\"type\":\"readOnly\",\"networkAccess\":false}",
+                CodexCommandLine.sandboxPolicy(TaskProfile.REVIEW).toString());
+        var turn = CodexCommandLine.turnParams("th", "hi", Path.of("/srv/w/sub"), TaskProfile.WORKSPACE_WRITE);
+        assertEquals("/srv/w/sub", turn.path("cwd").asText());
+        assertEquals("on-request", turn.path("approvalPolicy").asText());
+        assertEquals("hi", turn.path("input").get(0).path("text").asText());
+        var thread = CodexCommandLine.threadParams(Path.of("/srv/w"), TaskProfile.REVIEW, Optional.of("th_1"));
+        assertEquals("th_1", thread.path("threadId").asText());
+        assertEquals("read-only", thread.path("sandbox").asText());
+    }
+
+    @Test
+    void the_environment_is_an_allow_list_without_tmpdir_and_the_configured_home_wins() {
+        Map<String, String> env = CodexCommandLine.environment(
+                Map.of(
+                        "PATH", "/bin",
+                        "TMPDIR", "/var/tmp",
+                        "CODEX_HOME", "/home/u/.codex",
+                        "SERVERFS_TOKEN", "x",
+                        "OPENAI_API_KEY", "k"),
+                Optional.of(Path.of("/srv/codex-home")));
+        assertEquals("/srv/codex-home", env.get("CODEX_HOME"));
+        assertEquals("k", env.get("OPENAI_API_KEY"));
+        assertEquals("warn", env.get("RUST_LOG"));
+        assertFalse(env.containsKey("TMPDIR"));
+        assertFalse(env.containsKey("SERVERFS_TOKEN"));
+        assertEquals(
+                "/home/u/.codex",
+                CodexCommandLine.environment(Map.of("CODEX_HOME", "/home/u/.codex"), Optional.empty())
+                        .get("CODEX_HOME"),
+                "passed through when not configured");
+    }
+
+    @Test
+    void the_version_is_the_last_word_of_the_version_line() {
+        assertEquals("0.169.0", CodexAgentRuntime.versionOf("codex-cli 0.169.0\n"));
+    }
+}

@@ -1,0 +1,146 @@
+package dev.serverfs.adapters.codex;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.serverfs.application.port.out.TurnOutcome;
+import dev.serverfs.application.port.out.TurnRequest;
+import dev.serverfs.application.testing.RecordingRunContext;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.NativeIds;
+import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The transport failures of {@link CodexAgentRuntime} against real child processes: {@code sh} scripts that speak
+ * just enough of the app-server's JSON-RPC to reach each failure (the real binary cannot be made to time out, answer
+ * an error or write an endless line on cue). Each turn must end with the right code, and only after its child exited.
+ */
+class FakeAppServerIT {
+    private static final String INIT = "read -r l; echo '{\"id\":\"1\",\"result\":{\"userAgent\":\"x/0.169.0\"}}';"
+            + " read -r l;"; // initialize, then the initialized notification
+    private static final String THREAD = " read -r l; echo '{\"id\":\"2\",\"result\":{\"thread\":{\"id\":\"th_1\"}}}';";
+    private static final String TURN = " read -r l; echo '{\"id\":\"3\",\"result\":{\"turn\":{\"id\":\"tu_1\"}}}';";
+
+    @TempDir
+    Path dir;
+
+    private CodexAgentRuntime runtime(String script, Duration timeout, int maxBytes) throws Exception {
+        Path bin = dir.resolve("fake-codex");
+        Files.writeString(bin, "#!/bin/sh\n" + script + "\n");
+        Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwx------"));
+        return new CodexAgentRuntime(new CodexSettings(
+                bin.toString(), Optional.empty(), timeout, maxBytes, Map.of("PATH", "/usr/bin:/bin")));
+    }
+
+    private TurnRequest request(Optional<NativeIds> resume) {
+        return new TurnRequest(
+                new TaskId("agt_" + "3".repeat(24)),
+                "Say hello",
+                dir,
+                TaskProfile.WORKSPACE_WRITE,
+                resume,
+                Instant.now().plusSeconds(60));
+    }
+
+    private static ErrorCode failure(CodexAgentRuntime runtime, TurnRequest request, RecordingRunContext context) {
+        ServerFsException e = assertThrows(ServerFsException.class, () -> runtime.runTurn(request, context));
+        assertTrue(context.childGone(), "the turn ended only after its child exited");
+        return e.code();
+    }
+
+    @Test
+    void a_request_without_an_answer_in_time_is_disconnected() throws Exception {
+        CodexAgentRuntime runtime = runtime("exec cat > /dev/null", Duration.ofSeconds(1), 1 << 20);
+        assertEquals(
+                ErrorCode.AGENT_PROVIDER_DISCONNECTED,
+                failure(runtime, request(Optional.empty()), new RecordingRunContext()));
+    }
+
+    @Test
+    void a_json_rpc_error_is_a_provider_error() throws Exception {
+        CodexAgentRuntime runtime = runtime(
+                INIT
+                        + " read -r l; echo '{\"id\":\"2\",\"error\":{\"code\":-32600,\"message\":\"no\"}}'; cat >/dev/null",
+                Duration.ofSeconds(5),
+                1 << 20);
+        assertEquals(
+                ErrorCode.AGENT_PROVIDER_ERROR, failure(runtime, request(Optional.empty()), new RecordingRunContext()));
+    }
+
+    @Test
+    void a_child_that_exits_mid_turn_is_disconnected() throws Exception {
+        CodexAgentRuntime runtime = runtime(INIT + THREAD + TURN + " exit 0", Duration.ofSeconds(5), 1 << 20);
+        RecordingRunContext context = new RecordingRunContext();
+        assertEquals(ErrorCode.AGENT_PROVIDER_DISCONNECTED, failure(runtime, request(Optional.empty()), context));
+        assertEquals(1, context.started.size(), "pid and start time went to the guard");
+    }
+
+    @Test
+    void a_line_over_the_bound_fails_the_turn() throws Exception {
+        CodexAgentRuntime runtime = runtime(
+                INIT + THREAD + TURN + " head -c 5000 /dev/zero | tr '\\0' a; echo; cat > /dev/null",
+                Duration.ofSeconds(5),
+                1024);
+        assertEquals(
+                ErrorCode.AGENT_PROVIDER_ERROR, failure(runtime, request(Optional.empty()), new RecordingRunContext()));
+    }
+
+    @Test
+    void a_resume_that_names_another_thread_is_not_resumable() throws Exception {
+        CodexAgentRuntime runtime = runtime(INIT + THREAD + " cat > /dev/null", Duration.ofSeconds(5), 1 << 20);
+        NativeIds earlier = new NativeIds(Optional.of("th_earlier"), Optional.empty());
+        assertEquals(
+                ErrorCode.AGENT_SESSION_NOT_RESUMABLE,
+                failure(runtime, request(Optional.of(earlier)), new RecordingRunContext()));
+    }
+
+    @Test
+    void an_unknown_server_request_is_answered_method_not_found_and_the_turn_completes() throws Exception {
+        Path replies = dir.resolve("replies.jsonl");
+        CodexAgentRuntime runtime = runtime(
+                INIT + THREAD + TURN
+                        + " echo '{\"id\":7,\"method\":\"mcpServer/elicitation/request\",\"params\":{}}';"
+                        + " read -r reply; echo \"$reply\" > " + replies + ";"
+                        + " echo '{\"method\":\"item/completed\",\"params\":{\"threadId\":\"th_1\",\"turnId\":\"tu_1\","
+                        + "\"item\":{\"type\":\"agentMessage\",\"id\":\"m1\",\"text\":\"Hi\",\"phase\":\"final_answer\"}}}';"
+                        + " echo '{\"method\":\"item/completed\",\"params\":{\"threadId\":\"th_1\",\"turnId\":\"tu_1\","
+                        + "\"item\":{\"type\":\"agentMessage\",\"id\":\"m2\",\"text\":\"PS\"}}}';"
+                        + " echo '{\"method\":\"turn/completed\",\"params\":{\"threadId\":\"th_1\","
+                        + "\"turn\":{\"id\":\"tu_1\",\"status\":\"completed\"}}}';"
+                        + " cat > /dev/null",
+                Duration.ofSeconds(5),
+                1 << 20);
+        RecordingRunContext context = new RecordingRunContext();
+        TurnOutcome outcome = runtime.runTurn(request(Optional.empty()), context);
+        assertEquals("Hi", outcome.finalResponse(), "the last final_answer wins over a later plain message");
+        assertEquals(Optional.of("th_1"), outcome.nativeIds().sessionId());
+        String reply = Files.readString(replies);
+        assertTrue(reply.contains("\"id\":7") && reply.contains("-32601"), reply);
+        assertEquals(List.of("agent.message", "agent.message"), context.events);
+        assertTrue(context.childGone());
+    }
+
+    @Test
+    void the_probe_reads_the_version_line_and_a_missing_binary_is_unavailable() throws Exception {
+        CodexAgentRuntime present =
+                runtime("[ \"$1\" = --version ] && echo 'codex-cli 9.9.9'", Duration.ofSeconds(5), 1 << 20);
+        assertEquals(Optional.of("9.9.9"), present.probe().version());
+        assertTrue(present.probe().liveSteer());
+        CodexAgentRuntime missing = new CodexAgentRuntime(new CodexSettings(
+                dir.resolve("no-such-codex").toString(), Optional.empty(), Duration.ofSeconds(5), Map.of()));
+        assertEquals(false, missing.probe().available());
+    }
+}

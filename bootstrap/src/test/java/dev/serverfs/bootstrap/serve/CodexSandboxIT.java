@@ -1,0 +1,162 @@
+package dev.serverfs.bootstrap.serve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.serverfs.adapters.codex.CodexAgentRuntime;
+import dev.serverfs.adapters.codex.CodexSettings;
+import dev.serverfs.application.port.out.TurnOutcome;
+import dev.serverfs.application.port.out.TurnRequest;
+import dev.serverfs.application.testing.RecordingRunContext;
+import dev.serverfs.bootstrap.serve.MockResponsesApi.Reply;
+import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The profile policy of the {@code codex} runtime against the real Codex sandbox (issue 12 "Policy"; PROVIDERS.md
+ * "Sandbox caveat"): a {@code workspace-write} task cannot create a file in {@code /tmp}, which Codex's own
+ * {@code workspace-write} leaves writable, and a {@code review} turn cannot create any file, with or without asking
+ * for escalation (a review turn never asks). The review turn runs on the runtime itself: the task authorization of
+ * this build accepts {@code codex} only with {@code workspace-write} (reference §3.2).
+ */
+class CodexSandboxIT {
+    private static Path bin;
+
+    @TempDir
+    Path dir;
+
+    private CodexWorld world;
+
+    @BeforeAll
+    static void install() throws Exception {
+        bin = CodexCli.binary();
+    }
+
+    @AfterEach
+    void no_codex_process_is_left() throws Exception {
+        try {
+            if (world != null) {
+                world.close();
+            }
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+        }
+    }
+
+    /** {@code first} without escalation, then {@code second} asking for it, then a text. */
+    private static MockResponsesApi.Script twoCommands(String first, String second) {
+        return r -> {
+            if (r.callOutput("call_1").isEmpty()) {
+                return new Reply.Call("call_1", "exec_command", MockResponsesApi.json("{\"cmd\":\"" + first + "\"}"));
+            }
+            if (r.callOutput("call_2").isEmpty()) {
+                return new Reply.Call(
+                        "call_2",
+                        "exec_command",
+                        MockResponsesApi.json("{\"cmd\":\"" + second
+                                + "\",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"Please\"}"));
+            }
+            return new Reply.Text("Done trying.");
+        };
+    }
+
+    /** Waits for the end, denying every approval on the way. */
+    private static JsonNode finishDenying(CodexWorld w, String id) throws Exception {
+        while (true) {
+            JsonNode task = w.probe.awaitTask(
+                    id,
+                    t -> t.get("status").asText().equals("succeeded")
+                            || (t.has("pending_request")
+                                    && !t.get("pending_request").isNull()));
+            if (task.get("status").asText().equals("succeeded")) {
+                return task;
+            }
+            w.mcp.call(
+                            "respond_agent_approval",
+                            Map.of(
+                                    "task_id",
+                                    id,
+                                    "request_id",
+                                    task.get("pending_request")
+                                            .get("request_id")
+                                            .asText(),
+                                    "decision",
+                                    "deny"))
+                    .ok();
+        }
+    }
+
+    @Test
+    void a_workspace_write_task_cannot_create_a_file_in_tmp_but_can_in_its_workdir() throws Exception {
+        Path outside = Path.of("/tmp", "serverfs-codex-escape-" + UUID.randomUUID());
+        try {
+            world = new CodexWorld(
+                    dir, bin, twoCommands("touch inside.txt && touch " + outside, "touch " + outside), Map.of());
+            String id = world.submit("Write where you may");
+            JsonNode task = finishDenying(world, id);
+            assertEquals("Done trying.", task.get("final_response").asText());
+            assertFalse(Files.exists(outside), "the sandbox kept /tmp read-only");
+            assertTrue(Files.exists(world.proj.resolve("inside.txt")), "the workdir is writable");
+            String first = world.mock
+                    .requests()
+                    .get(1)
+                    .callOutput("call_1")
+                    .orElseThrow()
+                    .toString();
+            assertFalse(first.contains("Process exited with code 0"), first);
+        } finally {
+            Files.deleteIfExists(outside);
+        }
+    }
+
+    @Test
+    void a_review_turn_cannot_create_any_file_and_never_asks() throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Path codexHome = Files.createDirectories(dir.resolve("codex-home"));
+        Path work = Files.createDirectories(dir.resolve("work"));
+        Files.writeString(work.resolve("keep.txt"), "original\n");
+        try (MockResponsesApi mock =
+                MockResponsesApi.start(twoCommands("touch review.txt; echo changed > keep.txt", "touch review2.txt"))) {
+            Files.writeString(codexHome.resolve("config.toml"), CodexWorld.config(mock.baseUrl(), work));
+            Map<String, String> env = new HashMap<>(System.getenv());
+            env.put("HOME", home.toString());
+            env.put("OPENAI_API_KEY", "sk-mock-key");
+            CodexAgentRuntime runtime = new CodexAgentRuntime(
+                    new CodexSettings(bin.toString(), Optional.of(codexHome), Duration.ofSeconds(10), env));
+            RecordingRunContext context = new RecordingRunContext();
+            TurnOutcome outcome = runtime.runTurn(
+                    new TurnRequest(
+                            new TaskId("agt_" + "2".repeat(24)),
+                            "Review this project",
+                            work,
+                            TaskProfile.REVIEW,
+                            Optional.empty(),
+                            Instant.now().plusSeconds(600)),
+                    context);
+            assertEquals("Done trying.", outcome.finalResponse());
+            assertEquals(List.of(), context.asked, "a review turn never asks a human to allow a change");
+            try (Stream<Path> files = Files.list(work)) {
+                assertEquals(List.of(work.resolve("keep.txt")), files.toList(), "no file created");
+            }
+            assertEquals("original\n", Files.readString(work.resolve("keep.txt")), "no file changed");
+            assertEquals(3, mock.requests().size(), "both commands were tried and refused");
+            assertTrue(context.childGone(), "the child is gone when the turn returns");
+        }
+    }
+}

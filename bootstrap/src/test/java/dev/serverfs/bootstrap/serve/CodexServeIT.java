@@ -1,0 +1,373 @@
+package dev.serverfs.bootstrap.serve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.serverfs.bootstrap.serve.MockResponsesApi.Reply;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runtime {@code codex} end to end (issue 12): the real Codex CLI ({@code codex app-server}, npm 0.169.0, {@link
+ * CodexCli}) run by a real {@code serverfs serve} with the embedded Agent service, against {@link MockResponsesApi}
+ * on 127.0.0.1, driven only through the published MCP tools. Every test has its own {@code HOME}, {@code
+ * CODEX_HOME}, mock and {@code serve} ({@link CodexWorld}); after every test no {@code codex} process is left.
+ */
+class CodexServeIT {
+    private static final Duration WAIT = AgentProbe.WAIT;
+    /** v0.7.3 §6: a provider stop is bounded by 10 s; a little slack for a loaded 2-core machine. */
+    private static final Duration STOP_BOUND = Duration.ofSeconds(15);
+
+    private static Path bin;
+
+    @TempDir
+    Path dir;
+
+    private CodexWorld world;
+
+    @BeforeAll
+    static void install() throws Exception {
+        bin = CodexCli.binary();
+    }
+
+    @AfterEach
+    void no_codex_process_is_left() throws Exception {
+        try {
+            if (world != null) {
+                world.close();
+            }
+        } finally {
+            PinnedCli.assertNoneLeft(bin, STOP_BOUND);
+        }
+    }
+
+    private CodexWorld world(MockResponsesApi.Script script) throws Exception {
+        return world(script, Map.of());
+    }
+
+    private CodexWorld world(MockResponsesApi.Script script, Map<String, String> extra) throws Exception {
+        world = new CodexWorld(dir, bin, script, extra);
+        return world;
+    }
+
+    /** An {@code exec_command} call running {@code command}, then a text quoting what Codex sent back for it. */
+    static MockResponsesApi.Script command(String command, boolean escalate) {
+        String args = escalate
+                ? "{\"cmd\":\"" + command
+                        + "\",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"May I run it?\"}"
+                : "{\"cmd\":\"" + command + "\"}";
+        return r -> r.callOutput("call_cmd_1")
+                .<Reply>map(out -> new Reply.Text("Tool finished: " + out.path("output")))
+                .orElseGet(() -> new Reply.Call("call_cmd_1", "exec_command", MockResponsesApi.json(args)));
+    }
+
+    private static void awaitGone(long pid) throws Exception {
+        Optional<ProcessHandle> child = ProcessHandle.of(pid);
+        if (child.isPresent()) {
+            child.get().onExit().get(STOP_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static void respond(CodexWorld w, String id, JsonNode pending, String decision) throws Exception {
+        w.mcp.call(
+                        "respond_agent_approval",
+                        Map.of(
+                                "task_id",
+                                id,
+                                "request_id",
+                                pending.get("request_id").asText(),
+                                "decision",
+                                decision))
+                .ok();
+    }
+
+    // ------------------------------------------------------------------------------------------ tests
+
+    @Test
+    void a_plain_task_succeeds_with_the_mock_text_as_final_response_and_events_in_order() throws Exception {
+        CodexWorld w = world(r -> new Reply.Text("Hello from the mock Responses API"));
+        JsonNode codex =
+                w.mcp.call("list_agent_runtimes", Map.of()).ok().get("runtimes").get(0);
+        assertEquals("codex", codex.get("name").asText());
+        assertTrue(codex.get("available").asBoolean(), codex.toString());
+        assertEquals("0.169.0", codex.get("version").asText());
+        assertTrue(codex.get("live_steer").asBoolean());
+        assertEquals("session-resume", codex.get("in_flight_recovery").asText());
+
+        String id = w.submit("Say hello");
+        JsonNode task = w.awaitStatus(id, "succeeded");
+        assertEquals(
+                "Hello from the mock Responses API", task.get("final_response").asText());
+        List<String> types = w.probe.eventTypes(id);
+        List<String> expected = List.of("task.started", "turn.started", "agent.message", "task.completed");
+        assertEquals(
+                expected, types.stream().filter(expected::contains).distinct().toList(), "in order: " + types);
+        assertEquals("Say hello", w.mock.requests().getFirst().lastUserText(), "the prompt reached the model");
+        String events = w.mcp.call("read_agent_task_events", Map.of("task_id", id, "limit", 500))
+                .ok()
+                .toString();
+        String threadKey =
+                w.mock.requests().getFirst().body().path("prompt_cache_key").asText("no-key");
+        assertFalse(task.toString().contains(threadKey), "the native thread id never leaves the Agent service");
+        assertFalse(events.contains(threadKey), "no event carries the native thread id");
+        assertFalse(events.contains(w.proj.toString()), "no event carries the host path");
+        w.probe.awaitNoGuard(1);
+        w.probe.awaitLeaseReleased(1);
+    }
+
+    @Test
+    void a_missing_codex_binary_is_unavailable_and_submit_answers_agent_runtime_unavailable() throws Exception {
+        CodexWorld w = world(
+                r -> new Reply.Text("never"),
+                Map.of("SERVERFS_AGENT_CODEX_BIN", dir.resolve("no-such-codex").toString()));
+        JsonNode codex =
+                w.mcp.call("list_agent_runtimes", Map.of()).ok().get("runtimes").get(0);
+        assertEquals("codex", codex.get("name").asText());
+        assertFalse(codex.get("available").asBoolean(), codex.toString());
+        assertEquals(
+                "AGENT_RUNTIME_UNAVAILABLE",
+                w.mcp.call("submit_agent_task", AgentServeIT.submit("proj", "codex", "Say hello"))
+                        .code());
+        assertEquals(List.of(), w.mock.requests(), "nothing reached the model");
+    }
+
+    @Test
+    void a_command_approval_approved_once_runs_the_command_and_the_file_appears() throws Exception {
+        CodexWorld w = world(command("touch approved.txt", true));
+        String id = w.submit("Create the file");
+        JsonNode pending = w.awaitPending(id);
+        JsonNode payload = pending.get("payload");
+        assertEquals("approval", pending.get("kind").asText());
+        assertEquals("command", payload.get("category").asText());
+        assertTrue(payload.get("command_display").asText().contains("touch approved.txt"), payload.toString());
+        assertEquals(".", payload.get("relative_cwd").asText(), "the host cwd became workdir-relative");
+        assertTrue(payload.get("available_decisions").toString().contains("deny"), payload.toString());
+        assertFalse(payload.toString().contains(w.proj.toString()), "no host path in the payload");
+        assertFalse(Files.exists(w.proj.resolve("approved.txt")), "nothing runs before the approval");
+        respond(w, id, pending, "approve_once");
+        JsonNode task = w.awaitStatus(id, "succeeded");
+        assertTrue(Files.exists(w.proj.resolve("approved.txt")), "the approved command ran in the task's cwd");
+        assertTrue(task.get("final_response").asText().startsWith("Tool finished"), task.toString());
+        List<String> types = w.probe.eventTypes(id);
+        assertTrue(
+                types.containsAll(List.of("approval.requested", "approval.resolved", "item.completed")),
+                types.toString());
+        w.probe.awaitNoGuard(1);
+    }
+
+    @Test
+    void a_denied_command_is_declined_and_the_task_still_completes() throws Exception {
+        CodexWorld w = world(command("touch denied.txt", true));
+        String id = w.submit("Create the file");
+        respond(w, id, w.awaitPending(id), "deny");
+        JsonNode task = w.awaitStatus(id, "succeeded");
+        assertFalse(Files.exists(w.proj.resolve("denied.txt")));
+        assertTrue(w.mock.requests().getLast().callOutput("call_cmd_1").isPresent(), "the model heard the denial");
+        assertTrue(task.get("final_response").asText().startsWith("Tool finished"), task.toString());
+        w.probe.awaitNoGuard(1);
+    }
+
+    @Test
+    void cancel_task_on_a_command_approval_cancels_at_once_and_the_child_is_gone() throws Exception {
+        CodexWorld w = world(command("touch cancelled.txt", true));
+        String id = w.submit("Create the file");
+        long pid = w.awaitProvider().provider().orElseThrow().pid();
+        respond(w, id, w.awaitPending(id), "cancel_task");
+        assertEquals("cancelled", w.probe.task(id).get("status").asText(), "terminal when the response returns");
+        awaitGone(pid);
+        assertFalse(Files.exists(w.proj.resolve("cancelled.txt")));
+        w.probe.awaitNoGuard(1);
+        w.probe.awaitLeaseReleased(1);
+    }
+
+    @Test
+    void a_question_answered_through_answer_agent_question_reaches_the_model() throws Exception {
+        String ask = "{\"questions\":[{\"id\":\"color\",\"header\":\"Color\",\"question\":\"Which color?\","
+                + "\"options\":[{\"label\":\"Red\",\"description\":\"warm\"},"
+                + "{\"label\":\"Blue\",\"description\":\"cold\"}]}]}";
+        CodexWorld w = world(r -> r.callOutput("call_ask_1")
+                .<Reply>map(out -> new Reply.Text("Answer seen: " + out.path("output")))
+                .orElseGet(() -> new Reply.Call("call_ask_1", "request_user_input", MockResponsesApi.json(ask))));
+        String id = w.submit("Ask me a question");
+        JsonNode pending = w.awaitPending(id);
+        assertEquals("question", pending.get("kind").asText());
+        JsonNode question = pending.get("payload").get("questions").get(0);
+        assertEquals("color", question.get("question_id").asText());
+        assertEquals("Which color?", question.get("prompt").asText());
+        assertEquals("Blue", question.get("options").get(1).get("label").asText());
+        String blue = question.get("options").get(1).get("option_id").asText();
+        w.mcp.call(
+                        "answer_agent_question",
+                        Map.of(
+                                "task_id",
+                                id,
+                                "request_id",
+                                pending.get("request_id").asText(),
+                                "answers",
+                                List.of(Map.of("question_id", "color", "selected_option_ids", List.of(blue)))))
+                .ok();
+        JsonNode task = w.awaitStatus(id, "succeeded");
+        String output = w.mock.requests()
+                .getLast()
+                .callOutput("call_ask_1")
+                .orElseThrow()
+                .toString();
+        assertTrue(output.contains("Blue") && !output.contains("Red"), output);
+        assertTrue(task.get("final_response").asText().contains("Blue"), task.toString());
+    }
+
+    @Test
+    void send_agent_message_steers_a_slow_turn_and_the_model_receives_the_steer_text() throws Exception {
+        CodexWorld w = world(r -> r.text().contains("faster please")
+                ? new Reply.Text("Steered.")
+                : new Reply.Slow("Working", "Still working."));
+        String id = w.submit("Work slowly");
+        w.mock.awaitRequests(1, WAIT);
+        w.awaitStatus(id, "running");
+        w.mcp.call("send_agent_message", Map.of("task_id", id, "message", "faster please"))
+                .ok();
+        w.mock.release();
+        JsonNode task = w.awaitStatus(id, "succeeded");
+        assertTrue(
+                w.mock.requests().stream().anyMatch(r -> r.text().contains("faster please")),
+                "the steer text reached the model");
+        assertEquals("Steered.", task.get("final_response").asText());
+    }
+
+    @Test
+    void cancel_agent_task_on_a_slow_turn_cancels_at_once_the_child_is_gone_lease_and_guard_released()
+            throws Exception {
+        CodexWorld w = world(r -> new Reply.Stall("Thinking slowly..."));
+        String id = w.submit("Think slowly");
+        long pid = w.awaitProvider().provider().orElseThrow().pid();
+        w.mock.awaitRequests(1, WAIT);
+        assertTrue(PinnedCli.running(bin).stream().anyMatch(p -> p.pid() == pid), "the codex child runs");
+        long cancelled = System.nanoTime();
+        JsonNode out = w.mcp.call("cancel_agent_task", Map.of("task_id", id)).ok();
+        assertEquals("cancelled", out.get("status").asText(), "terminal before the call returns (v0.7.3 §14.1)");
+        awaitGone(pid);
+        assertTrue(Duration.ofNanos(System.nanoTime() - cancelled).compareTo(STOP_BOUND) < 0);
+        assertTrue(w.mock.awaitStallEnded(WAIT), "the model stream was closed");
+        w.probe.awaitNoGuard(1);
+        w.probe.awaitLeaseReleased(1);
+        assertEquals("cancelled", w.probe.task(id).get("status").asText());
+    }
+
+    @Test
+    void continue_from_task_id_resumes_the_same_thread_and_the_model_sees_the_earlier_conversation() throws Exception {
+        CodexWorld w =
+                world(r -> new Reply.Text(r.lastUserText().contains("PELICAN") ? "Noted." : "It was the pelican."));
+        String first = w.submit("Remember the word PELICAN");
+        w.awaitStatus(first, "succeeded");
+        w.probe.awaitLeaseReleased(1);
+        Map<String, Object> next = AgentServeIT.submit("proj", "codex", "Which word did I ask you to remember?");
+        next.put("continue_from_task_id", first);
+        String second = AgentServeIT.created(w.mcp.call("submit_agent_task", next));
+        JsonNode task = w.awaitStatus(second, "succeeded");
+        assertEquals("It was the pelican.", task.get("final_response").asText());
+        MockResponsesApi.Request last = w.mock.requests().getLast();
+        assertTrue(last.text().contains("Remember the word PELICAN"), "the earlier prompt is in the history");
+        assertTrue(last.text().contains("Noted."), "the earlier answer is in the history");
+        assertEquals(
+                w.mock.requests().getFirst().body().path("prompt_cache_key"),
+                last.body().path("prompt_cache_key"),
+                "the same Codex thread");
+    }
+
+    @Test
+    void an_unanswered_approval_times_out_and_the_child_is_stopped() throws Exception {
+        CodexWorld w =
+                world(command("touch late.txt", true), Map.of("SERVERFS_AGENT_INTERACTION_TIMEOUT_SECONDS", "2"));
+        String id = w.submit("Create the file");
+        long pid = w.awaitProvider().provider().orElseThrow().pid();
+        w.awaitPending(id);
+        JsonNode task = w.awaitStatus(id, "interrupted");
+        assertEquals("AGENT_INTERACTION_TIMED_OUT", task.get("error_code").asText());
+        awaitGone(pid);
+        assertFalse(Files.exists(w.proj.resolve("late.txt")));
+        w.probe.awaitNoGuard(1);
+    }
+
+    @Test
+    void a_model_api_500_fails_the_task_with_agent_provider_error_well_before_the_deadline() throws Exception {
+        CodexWorld w = world(r -> new Reply.Status(500));
+        long submitted = System.nanoTime();
+        String id = w.submit("Say hello");
+        JsonNode task = w.awaitStatus(id, "failed");
+        assertEquals("AGENT_PROVIDER_ERROR", task.get("error_code").asText());
+        assertTrue(Duration.ofNanos(System.nanoTime() - submitted).compareTo(Duration.ofSeconds(45)) < 0);
+        assertTrue(w.probe.eventTypes(id).contains("provider.error"), "the API failure is an event");
+        w.probe.awaitNoGuard(1);
+        w.probe.awaitLeaseReleased(1);
+    }
+
+    @Test
+    void a_child_killed_mid_turn_fails_the_task_disconnected_and_the_guard_clears_on_the_observed_exit()
+            throws Exception {
+        CodexWorld w = world(r -> new Reply.Stall("Working..."));
+        String id = w.submit("Work slowly");
+        long pid = w.awaitProvider().provider().orElseThrow().pid();
+        w.mock.awaitRequests(1, WAIT);
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        JsonNode task = w.awaitStatus(id, "failed");
+        assertEquals("AGENT_PROVIDER_DISCONNECTED", task.get("error_code").asText());
+        w.probe.awaitNoGuard(1);
+        w.probe.awaitLeaseReleased(1);
+    }
+
+    @Test
+    void a_killed_serve_leaves_the_guard_while_the_orphaned_codex_lives_and_clears_it_once_it_is_gone()
+            throws Exception {
+        CodexWorld w = world(r -> new Reply.Stall("Working..."));
+        String id = w.submit("Work slowly");
+        var guard = w.awaitProvider();
+        assertEquals(id, guard.taskId().value());
+        w.mock.awaitRequests(1, WAIT);
+        ProcessHandle orphan =
+                ProcessHandle.of(guard.provider().orElseThrow().pid()).orElseThrow();
+        try {
+            // Codex exits the moment its stdin closes (PROVIDERS.md (a)); stopped, it cannot see that yet: an
+            // orphan that outlives serve, as one blocked in a long tool call would.
+            signal("STOP", orphan.pid());
+            w.serve.kill();
+            assertTrue(orphan.isAlive(), "the codex child outlives the killed serve");
+            assertTrue(w.probe.leases().readGuard(1).isPresent());
+            w.startServe();
+            assertEquals(
+                    "WORKDIR_RECOVERY_REQUIRED",
+                    w.mcp.call("create_text_file", Map.of("workdir", "proj", "path", "n.txt", "content", "x"))
+                            .code(),
+                    "fail-closed while the orphan may still write");
+            signal("CONT", orphan.pid()); // it reads the end of its stdin and exits
+            orphan.onExit().get(STOP_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            assertTrue(
+                    w.mcp.call("create_text_file", Map.of("workdir", "proj", "path", "n.txt", "content", "x"))
+                                    .error()
+                            == null,
+                    "the proven death clears the guard");
+            assertTrue(w.probe.leases().readGuard(1).isEmpty());
+        } finally {
+            signal("CONT", orphan.pid());
+            orphan.destroyForcibly();
+        }
+    }
+
+    private static void signal(String name, long pid) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid))
+                .redirectErrorStream(true)
+                .start();
+        kill.getInputStream().readAllBytes();
+        kill.waitFor(10, TimeUnit.SECONDS);
+    }
+}
