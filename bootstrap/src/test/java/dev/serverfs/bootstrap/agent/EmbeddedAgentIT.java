@@ -77,7 +77,7 @@ class EmbeddedAgentIT {
     private static Task await(EmbeddedAgent agent, TaskId id, Predicate<Task> condition) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
-            Task t = agent.get.get(id).task();
+            Task t = agent.useCases().get().get(id).task();
             if (condition.test(t)) {
                 return t;
             }
@@ -91,7 +91,7 @@ class EmbeddedAgentIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             try {
-                return agent.submit.submit(command).task().id();
+                return agent.useCases().submit().submit(command).task().id();
             } catch (ServerFsException e) {
                 if (e.code() != ErrorCode.WORKDIR_BUSY || System.nanoTime() > deadline) {
                     throw e;
@@ -123,8 +123,8 @@ class EmbeddedAgentIT {
                     Optional.empty(),
                     Optional.of("c-1"),
                     Optional.of("objective-1"));
-            echo = agent.submit.submit(command).task().id();
-            Submission retry = agent.submit.submit(command);
+            echo = agent.useCases().submit().submit(command).task().id();
+            Submission retry = agent.useCases().submit().submit(command);
             assertInstanceOf(Submission.Replayed.class, retry);
             assertEquals(echo, retry.task().id());
             assertEquals(
@@ -147,15 +147,22 @@ class EmbeddedAgentIT {
                     ErrorCode.WORKDIR_BUSY,
                     assertThrows(ServerFsException.class, () -> mutationGate.acquireForMutation(2))
                             .code());
-            assertEquals(TaskStatus.CANCELLED, agent.cancel.cancel(waiting).status());
-            assertEquals(TaskStatus.CANCELLED, agent.get.get(waiting).task().status());
+            assertEquals(
+                    TaskStatus.CANCELLED,
+                    agent.useCases().cancel().cancel(waiting).status());
+            assertEquals(
+                    TaskStatus.CANCELLED,
+                    agent.useCases().get().get(waiting).task().status());
             assertTrue(agent.awaitDrained(waiting, Duration.ofSeconds(30)), "runner drained after cancel");
         }
         // After close the lease is free and the guard is gone (the child's exit was observed).
         mutationGate.acquireForMutation(2).close();
         try (EmbeddedAgent again =
                 EmbeddedAgent.start(config(state, locks), workdirs(root), List.of(), child, Clock.systemUTC(), "t")) {
-            assertEquals(TaskStatus.SUCCEEDED, again.get.get(echo).task().status(), "rows survive a restart");
+            assertEquals(
+                    TaskStatus.SUCCEEDED,
+                    again.useCases().get().get(echo).task().status(),
+                    "rows survive a restart");
             assertTrue(again.reconcileSlot(2));
         }
     }
