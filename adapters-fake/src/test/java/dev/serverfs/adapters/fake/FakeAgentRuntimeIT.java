@@ -14,6 +14,7 @@ import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCo
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnRequest;
 import dev.serverfs.application.service.agent.AgentService;
+import dev.serverfs.application.testing.FakeWorkingDirectories;
 import dev.serverfs.application.testing.InMemoryResultSpool;
 import dev.serverfs.application.testing.InMemoryTaskStore;
 import dev.serverfs.application.testing.InMemoryWriterLeases;
@@ -97,6 +98,7 @@ class FakeAgentRuntimeIT {
                 new FakeAgentRuntime(FakeAgentRuntime.javaCommand(FakeProviderTestMain.class.getName()));
         lifecycle = new AgentService(
                 workdirs,
+                new FakeWorkingDirectories(),
                 List.of(fake),
                 store,
                 new InMemoryResultSpool(),

@@ -17,6 +17,7 @@ import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.Submission;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
 import dev.serverfs.application.service.agent.AgentService;
+import dev.serverfs.application.testing.FakeWorkingDirectories;
 import dev.serverfs.application.testing.InMemoryResultSpool;
 import dev.serverfs.application.testing.InMemoryTaskStore;
 import dev.serverfs.application.testing.InMemoryWriterLeases;
@@ -59,6 +60,7 @@ final class AgentHarness implements AutoCloseable {
     final InMemoryResultSpool spool = new InMemoryResultSpool();
     final InMemoryWriterLeases leases;
     final SequentialIds ids = new SequentialIds();
+    final FakeWorkingDirectories directories = new FakeWorkingDirectories();
     final ScriptedRuntime fake = new ScriptedRuntime("fake");
     final ExecutorService runners = Executors.newVirtualThreadPerTaskExecutor();
     final Workdirs workdirs = new Workdirs(List.of(
@@ -85,6 +87,7 @@ final class AgentHarness implements AutoCloseable {
         this.leases = leases;
         lifecycle = new AgentService(
                 workdirs,
+                directories,
                 List.of(fake),
                 store,
                 spool,

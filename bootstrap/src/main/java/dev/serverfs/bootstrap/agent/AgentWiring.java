@@ -14,6 +14,7 @@ import dev.serverfs.adapters.mcp.tools.agent.RespondAgentApprovalTool;
 import dev.serverfs.adapters.mcp.tools.agent.SendAgentMessageTool;
 import dev.serverfs.adapters.mcp.tools.agent.SubmitAgentTaskTool;
 import dev.serverfs.application.port.in.AgentUseCases;
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.application.service.GuardedSubmitAgentTaskService;
@@ -48,8 +49,10 @@ public final class AgentWiring implements AutoCloseable {
         ServerFsConfig.Agent agent = config.agent();
         boolean offerFake = agent.fakeRuntimeEnabled();
         if (!(agent.bridgeEnabled() && agent.embedded() && config.workdirs().anyAgentEnabled())) {
-            return new AgentWiring(
-                    tools(AgentUseCases.of(new UnavailableBridge()), config, fs, offerFake), Optional.empty());
+            AgentUseCases bridge = AgentUseCases.of(new UnavailableBridge());
+            // The Agent service is in another process: the MCP-side checks fail a bad submit before the remote call.
+            SubmitAgentTaskUseCase checked = new GuardedSubmitAgentTaskService(config.workdirs(), fs, bridge.submit());
+            return new AgentWiring(tools(bridge.withSubmit(checked), offerFake), Optional.empty());
         }
         EmbeddedAgent e = EmbeddedAgent.start(
                 agent,
@@ -59,7 +62,7 @@ public final class AgentWiring implements AutoCloseable {
                 Clock.systemUTC(),
                 ServerFsVersion.version());
         try {
-            return new AgentWiring(tools(e.useCases(), config, fs, offerFake), Optional.of(e));
+            return new AgentWiring(tools(e.useCases(), offerFake), Optional.of(e));
         } catch (RuntimeException failure) {
             e.close();
             throw failure;
@@ -79,12 +82,10 @@ public final class AgentWiring implements AutoCloseable {
         return runtimes;
     }
 
-    private static List<McpTool> tools(
-            AgentUseCases agent, ServerFsConfig config, WorkdirFileSystem fs, boolean offerFake) {
+    private static List<McpTool> tools(AgentUseCases agent, boolean offerFake) {
         return List.of(
                 new ListAgentRuntimesTool(agent.listRuntimes()),
-                new SubmitAgentTaskTool(
-                        new GuardedSubmitAgentTaskService(config.workdirs(), fs, agent.submit()), offerFake),
+                new SubmitAgentTaskTool(agent.submit(), offerFake),
                 new GetAgentTaskTool(agent.get()),
                 new ReadAgentTaskEventsTool(agent.events()),
                 new ReadAgentTaskResultTool(agent.result()),

@@ -1,6 +1,7 @@
 package dev.serverfs.bootstrap.agent;
 
 import dev.serverfs.adapters.fake.FakeAgentRuntime;
+import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
 import dev.serverfs.application.port.in.AgentUseCases;
@@ -31,13 +32,19 @@ public final class EmbeddedAgent implements AutoCloseable {
     private final SqliteTaskStores stores;
     private final ScheduledExecutorTimers timers;
     private final ExecutorService runners;
+    private final LinuxWorkdirFileSystem directories;
     private final AgentService service;
 
     private EmbeddedAgent(
-            SqliteTaskStores stores, ScheduledExecutorTimers timers, ExecutorService runners, AgentService service) {
+            SqliteTaskStores stores,
+            ScheduledExecutorTimers timers,
+            ExecutorService runners,
+            LinuxWorkdirFileSystem directories,
+            AgentService service) {
         this.stores = stores;
         this.timers = timers;
         this.runners = runners;
+        this.directories = directories;
         this.service = service;
     }
 
@@ -70,8 +77,12 @@ public final class EmbeddedAgent implements AutoCloseable {
         ScheduledExecutorTimers timers = new ScheduledExecutorTimers(clock);
         ExecutorService runners = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("serverfs-agent-task-", 0).factory());
+        // The service's own root descriptors, as a Bridge would hold them: provider children start in directories
+        // held beneath them (issue 10 item 9).
+        LinuxWorkdirFileSystem directories = new LinuxWorkdirFileSystem();
         AgentService service = new AgentService(
                 workdirs,
+                directories,
                 all,
                 stores.taskStore(),
                 new FileResultSpool(stateDir),
@@ -82,7 +93,7 @@ public final class EmbeddedAgent implements AutoCloseable {
                 runners,
                 AgentService.Settings.defaults(limits, version));
         service.recoverAtStartup();
-        return new EmbeddedAgent(stores, timers, runners, service);
+        return new EmbeddedAgent(stores, timers, runners, directories, service);
     }
 
     /** The nine Agent use cases of the hosted service. */
@@ -112,5 +123,6 @@ public final class EmbeddedAgent implements AutoCloseable {
         }
         timers.close();
         stores.close();
+        directories.close();
     }
 }

@@ -6,6 +6,7 @@ import dev.serverfs.application.port.out.IdGenerator;
 import dev.serverfs.application.port.out.ResultSpool;
 import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.application.port.out.Timers;
+import dev.serverfs.application.port.out.WorkingDirectories;
 import dev.serverfs.application.port.out.WriterLeases;
 import dev.serverfs.application.service.SlotRecovery;
 import dev.serverfs.domain.task.AgentLimits;
@@ -46,6 +47,7 @@ public final class AgentService implements SlotRecovery {
 
     public AgentService(
             Workdirs workdirs,
+            WorkingDirectories directories,
             List<AgentRuntime> runtimes,
             TaskStore store,
             ResultSpool spool,
@@ -71,6 +73,7 @@ public final class AgentService implements SlotRecovery {
         TaskRunner runner = new TaskRunner(records, live, spool, reconciliation, interactions);
         TaskSubmission submission = new TaskSubmission(
                 workdirs,
+                Objects.requireNonNull(directories, "directories"),
                 byName,
                 records,
                 live,

@@ -1,6 +1,7 @@
 package dev.serverfs.application.service.agent;
 
 import dev.serverfs.application.port.out.AgentRuntime;
+import dev.serverfs.application.port.out.HeldDirectory;
 import dev.serverfs.application.port.out.Timers;
 import dev.serverfs.application.port.out.WriterLeases.WriterLease;
 import dev.serverfs.domain.task.RecoveryGuard;
@@ -19,6 +20,8 @@ final class LiveRun {
     final AgentRuntime runtime;
     /** The slot's writer lease (workspace-write), released only by the runner's cleanup; null for review tasks. */
     final WriterLease lease;
+    /** Where the provider child starts; held until the runner's cleanup. */
+    final HeldDirectory directory;
 
     final AtomicBoolean cancelRequested = new AtomicBoolean();
     final AtomicBoolean providerCancelAttempted = new AtomicBoolean();
@@ -33,11 +36,12 @@ final class LiveRun {
     /** A stop was requested; guarded by this run's monitor. */
     private boolean stopRequested;
 
-    LiveRun(Task task, Workdir workdir, AgentRuntime runtime, WriterLease lease) {
+    LiveRun(Task task, Workdir workdir, AgentRuntime runtime, WriterLease lease, HeldDirectory directory) {
         this.id = task.id();
         this.workdir = workdir;
         this.runtime = runtime;
         this.lease = lease;
+        this.directory = directory;
     }
 
     /** The workdir root as the provider prints it (no trailing slash), for redaction. */

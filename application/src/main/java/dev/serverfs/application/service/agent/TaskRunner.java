@@ -198,6 +198,7 @@ final class TaskRunner {
             if (run.lease != null) {
                 run.lease.close();
             }
+            run.directory.close();
             run.drained.countDown();
             reconciliation.gcQuietly();
         }

@@ -4,10 +4,12 @@ import static dev.serverfs.application.service.agent.TaskStopping.cancelTimer;
 
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.out.AgentRuntime;
+import dev.serverfs.application.port.out.HeldDirectory;
 import dev.serverfs.application.port.out.IdGenerator;
 import dev.serverfs.application.port.out.InsertOutcome;
 import dev.serverfs.application.port.out.Timers;
 import dev.serverfs.application.port.out.TurnRequest;
+import dev.serverfs.application.port.out.WorkingDirectories;
 import dev.serverfs.application.port.out.WriterLeases.WriterLease;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
@@ -16,13 +18,14 @@ import dev.serverfs.domain.task.CallerMetadata;
 import dev.serverfs.domain.task.ExecutionManifest;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.RecoveryGuard;
-import dev.serverfs.domain.task.RelativeCwd;
 import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.SubmissionFingerprint;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
+import dev.serverfs.domain.workdir.PathPolicy;
 import dev.serverfs.domain.workdir.Workdir;
+import dev.serverfs.domain.workdir.WorkdirPath;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -32,13 +35,16 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * {@code submit_agent_task} (reference §4.3 Submit, v0.7.3 §3): validation, the idempotent fast path before any
- * authorisation or lease, then under the submit lock the second look-up, the writer lease (workspace-write), the
- * task row (the store's unique index is the last guard), the recovery guard, the deadline timer and the runner.
- * Returns {@code queued} at once; a scheduling failure interrupts the task {@code BRIDGE_SCHEDULING_FAILED}.
+ * {@code submit_agent_task} (reference §3.2, §4.3 Submit, v0.7.3 §3): the idempotent look-up first, then the
+ * access policy once, the path policy and the held starting directory, validation, continuation and probe; under
+ * the submit lock the second look-up, the writer lease (workspace-write), the task row (the store's unique index is
+ * the last guard), the recovery guard, the deadline timer and the runner. Returns {@code queued} at once; a
+ * scheduling failure interrupts the task {@code BRIDGE_SCHEDULING_FAILED}. The held directory goes with the run and
+ * is released by its cleanup.
  */
 final class TaskSubmission implements SubmitAgentTaskUseCase {
     private final Workdirs workdirs;
+    private final WorkingDirectories directories;
     private final AgentRuntimes runtimes;
     private final TaskRecords records;
     private final LiveRuns live;
@@ -53,6 +59,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
 
     TaskSubmission(
             Workdirs workdirs,
+            WorkingDirectories directories,
             AgentRuntimes runtimes,
             TaskRecords records,
             LiveRuns live,
@@ -64,6 +71,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
             Executor runners,
             String bridgeVersion) {
         this.workdirs = workdirs;
+        this.directories = directories;
         this.runtimes = runtimes;
         this.records = records;
         this.live = live;
@@ -78,27 +86,76 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
 
     @Override
     public Submission submit(SubmitAgentTaskCommand c) {
+        // v0.7.3 §3.3 (issue 10 item 11): a retry is looked up first, by its normalised inputs only — before any
+        // authorisation, filesystem access or lease — so a retry whose directory went away still finds its task. GC
+        // runs first (reference §4.3): a key whose task retention collected is free again.
+        reconciliation.gc();
+        Optional<String> fingerprint = fingerprint(c);
+        Optional<Submission> replay = replay(c.idempotencyKey(), fingerprint);
+        if (replay.isPresent()) {
+            return replay.get();
+        }
+        AgentAccessPolicy.Grant grant = AgentAccessPolicy.authorize(workdirs, c.workdir(), c.runtime(), c.profile());
+        WorkdirPath cwd = PathPolicy.of(grant.workdir()).resolve(c.path());
+        HeldDirectory directory = directories.hold(grant.workdir(), cwd);
+        Submission submission;
+        try {
+            submission = submit(c, grant, cwd, directory, fingerprint);
+        } catch (RuntimeException e) {
+            directory.close();
+            throw e;
+        }
+        if (!(submission instanceof Submission.Created)) {
+            directory.close();
+        }
+        return submission;
+    }
+
+    /**
+     * The v0.7.3 §3.2 fingerprint of a keyed submit over its normalised inputs. Empty without a key, or when an
+     * input is invalid: no retained task can match it, and the checks after the look-up refuse it in their order.
+     */
+    private static Optional<String> fingerprint(SubmitAgentTaskCommand c) {
+        Optional<TaskProfile> profile = TaskProfile.fromWire(c.profile());
+        Optional<WorkdirPath> path = PathPolicy.normalised(c.path());
+        if (c.idempotencyKey().isEmpty() || profile.isEmpty() || path.isEmpty() || !validMetadata(c)) {
+            return Optional.empty();
+        }
+        return Optional.of(SubmissionFingerprint.of(
+                c.runtime(),
+                c.workdir(),
+                path.get().display(),
+                profile.get(),
+                c.prompt(),
+                c.continueFromTaskId(),
+                c.correlationId()));
+    }
+
+    private static boolean validMetadata(SubmitAgentTaskCommand c) {
+        try {
+            CallerMetadata.correlationId(c.correlationId());
+            CallerMetadata.idempotencyKey(c.idempotencyKey());
+            return true;
+        } catch (ServerFsException e) {
+            return false;
+        }
+    }
+
+    /** Authorised, in a held directory: validation, continuation, probe, then lease, row and runner under the lock. */
+    private Submission submit(
+            SubmitAgentTaskCommand c,
+            AgentAccessPolicy.Grant grant,
+            WorkdirPath cwd,
+            HeldDirectory directory,
+            Optional<String> fingerprint) {
         Optional<String> correlationId = CallerMetadata.correlationId(c.correlationId());
         Optional<String> key = CallerMetadata.idempotencyKey(c.idempotencyKey());
-        reconciliation.gc();
         if (c.prompt().getBytes(StandardCharsets.UTF_8).length
                 > records.limits().maxPromptBytes()) {
             throw new ServerFsException(ErrorCode.AGENT_PROMPT_TOO_LARGE, "prompt is too large");
         }
-        TaskProfile profile = TaskProfile.fromWire(c.profile())
-                .orElseThrow(() -> new ServerFsException(ErrorCode.AGENT_PROFILE_NOT_ALLOWED, "unknown profile"));
-        String path = RelativeCwd.normalize(c.path());
-        Optional<String> fingerprint = key.map(k -> SubmissionFingerprint.of(
-                c.runtime(), c.workdir(), path, profile, c.prompt(), c.continueFromTaskId(), correlationId));
-
-        // v0.7.3 §3.3: the fast path runs before authorization, preflight or any lease.
-        Optional<Submission> replay = replay(key, fingerprint);
-        if (replay.isPresent()) {
-            return replay.get();
-        }
-
-        Workdir workdir = AgentAccessPolicy.authorize(workdirs, c.workdir(), c.runtime(), c.profile())
-                .workdir();
+        Workdir workdir = grant.workdir();
+        TaskProfile profile = grant.profile();
         if (c.continueFromTaskId().isPresent()) {
             checkContinuation(c.continueFromTaskId().get(), c.runtime(), workdir, profile);
         }
@@ -106,6 +163,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
         if (!info.available()) {
             throw new ServerFsException(ErrorCode.AGENT_RUNTIME_UNAVAILABLE, c.runtime() + " is unavailable");
         }
+        String path = cwd.display();
         Instant now = records.now();
         Instant deadline = now.plus(records.limits().taskTimeout());
         ExecutionManifest manifest = new ExecutionManifest(
@@ -139,23 +197,17 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
                 manifest.toStored());
         Optional<NativeIds> resumeFrom =
                 c.continueFromTaskId().flatMap(records.store()::find).map(Task::nativeIds);
-        TurnRequest turn = new TurnRequest(
-                task.id(),
-                c.prompt(),
-                path.isEmpty() ? workdir.root() : workdir.root().resolve(path),
-                profile,
-                resumeFrom,
-                deadline);
+        TurnRequest turn = new TurnRequest(task.id(), c.prompt(), directory.path(), profile, resumeFrom, deadline);
         AgentRuntime runtime = runtimes.find(c.runtime()).orElseThrow();
 
         submitLock.lock();
         try {
             // v0.7.3 §3.3 step 6: look again under the submit lock so concurrent retries converge.
-            replay = replay(key, fingerprint);
+            Optional<Submission> replay = replay(key, fingerprint);
             if (replay.isPresent()) {
                 return replay.get();
             }
-            return create(task, workdir, runtime, turn, fingerprint, now);
+            return create(task, workdir, runtime, directory, turn, fingerprint, now);
         } finally {
             submitLock.unlock();
         }
@@ -166,6 +218,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
             Task task,
             Workdir workdir,
             AgentRuntime runtime,
+            HeldDirectory directory,
             TurnRequest turn,
             Optional<String> fingerprint,
             Instant now) {
@@ -183,7 +236,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
             closeQuietly(lease);
             throw e;
         }
-        LiveRun run = new LiveRun(created, workdir, runtime, lease);
+        LiveRun run = new LiveRun(created, workdir, runtime, lease, directory);
         live.add(run);
         try {
             if (lease != null) {
@@ -200,7 +253,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
     }
 
     private Optional<Submission> replay(Optional<String> key, Optional<String> fingerprint) {
-        if (key.isEmpty()) {
+        if (key.isEmpty() || fingerprint.isEmpty()) {
             return Optional.empty();
         }
         return records.store().findByIdempotencyKey(key.get()).map(existing -> replayOf(existing, fingerprint));
@@ -245,6 +298,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
             }
             run.lease.close();
         }
+        run.directory.close();
         run.drained.countDown();
     }
 
