@@ -25,6 +25,7 @@ import dev.serverfs.application.port.out.WorkingDirectories;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.file.FileStat;
 import dev.serverfs.domain.file.FileType;
+import dev.serverfs.domain.file.Revision;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import java.nio.file.Path;
@@ -310,7 +311,7 @@ public final class LinuxWorkdirFileSystem
     }
 
     @Override
-    public FileStat deleteFile(Workdir workdir, WorkdirPath path, String expectedRevision) {
+    public FileStat deleteFile(Workdir workdir, WorkdirPath path, Revision expectedRevision) {
         String label = label(workdir, path);
         return publication.deleteFile(root(workdir, label), nonRoot(path, label), expectedRevision, label);
     }
@@ -322,7 +323,7 @@ public final class LinuxWorkdirFileSystem
     }
 
     @Override
-    public FileStat deleteDirectory(Workdir workdir, WorkdirPath path, String expectedRevision) {
+    public FileStat deleteDirectory(Workdir workdir, WorkdirPath path, Revision expectedRevision) {
         String label = label(workdir, path);
         return publication.deleteDirectory(root(workdir, label), nonRoot(path, label), expectedRevision, label);
     }
