@@ -5,16 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.serverfs.application.port.in.AnswerAgentQuestionUseCase;
 import dev.serverfs.application.port.in.CancelAgentTaskUseCase;
+import dev.serverfs.application.port.in.RespondAgentApprovalUseCase;
+import dev.serverfs.application.port.in.SendAgentMessageUseCase;
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnRequest;
-import dev.serverfs.application.service.AnswerAgentQuestionService;
-import dev.serverfs.application.service.CancelAgentTaskService;
-import dev.serverfs.application.service.RespondAgentApprovalService;
-import dev.serverfs.application.service.SendAgentMessageService;
-import dev.serverfs.application.service.SubmitAgentTaskService;
-import dev.serverfs.application.service.TaskLifecycle;
+import dev.serverfs.application.service.agent.AgentService;
+import dev.serverfs.application.testing.FakeWorkingDirectories;
 import dev.serverfs.application.testing.InMemoryResultSpool;
 import dev.serverfs.application.testing.InMemoryTaskStore;
 import dev.serverfs.application.testing.InMemoryWriterLeases;
@@ -76,8 +76,8 @@ class FakeAgentRuntimeIT {
     /** Provider pids a test saw: killed after each test, whatever happened. */
     private final List<Long> pids = new CopyOnWriteArrayList<>();
 
-    private TaskLifecycle lifecycle;
-    private SubmitAgentTaskService submit;
+    private AgentService lifecycle;
+    private SubmitAgentTaskUseCase submit;
 
     @BeforeEach
     void wire() {
@@ -96,8 +96,9 @@ class FakeAgentRuntimeIT {
                 List.of(new Workdir(1, new WorkdirAlias("docs"), Optional.empty(), Access.READ_WRITE, policy, root)));
         FakeAgentRuntime fake =
                 new FakeAgentRuntime(FakeAgentRuntime.javaCommand(FakeProviderTestMain.class.getName()));
-        lifecycle = new TaskLifecycle(
+        lifecycle = new AgentService(
                 workdirs,
+                new FakeWorkingDirectories(),
                 List.of(fake),
                 store,
                 new InMemoryResultSpool(),
@@ -107,8 +108,8 @@ class FakeAgentRuntimeIT {
                 clock,
                 runners,
                 // a short provider-cancel bound keeps the stalled-cancel case quick; the fake's cancel is immediate
-                new TaskLifecycle.Settings(AgentLimits.defaults(), Duration.ofSeconds(1), "test"));
-        submit = new SubmitAgentTaskService(lifecycle);
+                new AgentService.Settings(AgentLimits.defaults(), Duration.ofSeconds(1), "test"));
+        submit = lifecycle.useCases().submit();
     }
 
     @AfterEach
@@ -198,7 +199,7 @@ class FakeAgentRuntimeIT {
 
     @Test
     void approval_and_question_round_trip_through_the_child() throws Exception {
-        RespondAgentApprovalService approvals = new RespondAgentApprovalService(lifecycle);
+        RespondAgentApprovalUseCase approvals = lifecycle.useCases().approval();
         TaskId a = submit("approval:make test");
         Task waiting = await(a, t -> t.status() == TaskStatus.WAITING_FOR_APPROVAL);
         RecoveryGuard guard = leases.readGuard(1).orElseThrow();
@@ -212,7 +213,7 @@ class FakeAgentRuntimeIT {
                 await(a, Task::isTerminal).result().orElseThrow().finalResponse());
         drained(a);
 
-        AnswerAgentQuestionService answers = new AnswerAgentQuestionService(lifecycle);
+        AnswerAgentQuestionUseCase answers = lifecycle.useCases().answer();
         TaskId q = submit("question:pick one");
         Task asking = await(q, t -> t.status() == TaskStatus.WAITING_FOR_QUESTION);
         answers.answer(
@@ -228,7 +229,7 @@ class FakeAgentRuntimeIT {
     void steering_completes_a_steer_turn() throws Exception {
         TaskId id = submit("steer:");
         await(id, t -> t.status() == TaskStatus.RUNNING);
-        SendAgentMessageService messages = new SendAgentMessageService(lifecycle);
+        SendAgentMessageUseCase messages = lifecycle.useCases().message();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             try {
@@ -254,7 +255,8 @@ class FakeAgentRuntimeIT {
                 t -> t.status() == TaskStatus.RUNNING
                         && leases.readGuard(1).flatMap(RecoveryGuard::provider).isPresent());
         long pid = leases.readGuard(1).orElseThrow().provider().orElseThrow().pid();
-        CancelAgentTaskUseCase.CancelOutcome outcome = new CancelAgentTaskService(lifecycle).cancel(id);
+        CancelAgentTaskUseCase.CancelOutcome outcome =
+                lifecycle.useCases().cancel().cancel(id);
         assertEquals(TaskStatus.CANCELLED, outcome.status());
         drained(id);
         assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "child stopped");
@@ -306,8 +308,7 @@ class FakeAgentRuntimeIT {
         await(id, t -> t.status() == TaskStatus.RUNNING);
         long pid = providerPid();
         assertEquals(
-                TaskStatus.CANCELLED,
-                new CancelAgentTaskService(lifecycle).cancel(id).status());
+                TaskStatus.CANCELLED, lifecycle.useCases().cancel().cancel(id).status());
         assertTrue(lifecycle.isLive(id), "cleanup waits for the child");
         assertTrue(leases.isHeld(1));
         assertTrue(alive(pid), "the child ignores CANCEL and its closed stdin");
@@ -324,8 +325,7 @@ class FakeAgentRuntimeIT {
         await(id, t -> t.status() == TaskStatus.RUNNING);
         long pid = providerPid();
         assertEquals(
-                TaskStatus.CANCELLED,
-                new CancelAgentTaskService(lifecycle).cancel(id).status());
+                TaskStatus.CANCELLED, lifecycle.useCases().cancel().cancel(id).status());
         drained(id);
         assertFalse(alive(pid));
         assertFalse(leases.isHeld(1));
@@ -338,8 +338,7 @@ class FakeAgentRuntimeIT {
         await(id, t -> t.status() == TaskStatus.RUNNING);
         providerPid();
         assertEquals(
-                TaskStatus.CANCELLED,
-                new CancelAgentTaskService(lifecycle).cancel(id).status());
+                TaskStatus.CANCELLED, lifecycle.useCases().cancel().cancel(id).status());
         drained(id);
         Task done = store.find(id).orElseThrow();
         assertEquals(TaskStatus.CANCELLED, done.status());

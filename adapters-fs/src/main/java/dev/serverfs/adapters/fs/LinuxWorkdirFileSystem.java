@@ -13,6 +13,7 @@ import dev.serverfs.adapters.fs.linux.ErrnoException;
 import dev.serverfs.adapters.fs.linux.OpenFlags;
 import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.application.port.out.DirectoryListing;
+import dev.serverfs.application.port.out.HeldDirectory;
 import dev.serverfs.application.port.out.ReadableFile;
 import dev.serverfs.application.port.out.ReplaceableFile;
 import dev.serverfs.application.port.out.TextSearch;
@@ -20,9 +21,11 @@ import dev.serverfs.application.port.out.TextSearchOutcome;
 import dev.serverfs.application.port.out.WalkVisitor;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.application.port.out.WorkdirMutations;
+import dev.serverfs.application.port.out.WorkingDirectories;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.file.FileStat;
 import dev.serverfs.domain.file.FileType;
+import dev.serverfs.domain.file.Revision;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import java.nio.file.Path;
@@ -37,9 +40,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * use and held until {@link #close()}; everything else is opened beneath it (see {@link Confinement}).
  * {@link Resolution#AUTO} uses {@code openat2} when the kernel allows it; the system property
  * {@code serverfs.fs.resolution=walk} (or {@link Resolution#COMPONENT_WALK}) forces the fallback walk. The
- * {@link WorkdirMutations} side publishes atomically through the parent descriptor (see {@link Publication}).
+ * {@link WorkdirMutations} side publishes atomically through the parent descriptor (see {@link Publication}); the
+ * {@link WorkingDirectories} side holds provider starting directories as {@code O_PATH} descriptors.
  */
-public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, WorkdirMutations, AutoCloseable {
+public final class LinuxWorkdirFileSystem
+        implements WorkdirFileSystem, WorkdirMutations, WorkingDirectories, AutoCloseable {
 
     /** How paths beneath a root are resolved. */
     public enum Resolution {
@@ -115,6 +120,12 @@ public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, WorkdirM
             Syscalls.close(fd);
             throw e;
         }
+    }
+
+    @Override
+    public HeldDirectory hold(Workdir workdir, WorkdirPath path) {
+        String label = label(workdir, path);
+        return new NativeHeldDirectory(confinement.open(root(workdir, label), path, O_PATH | O_DIRECTORY, label));
     }
 
     @Override
@@ -300,7 +311,7 @@ public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, WorkdirM
     }
 
     @Override
-    public FileStat deleteFile(Workdir workdir, WorkdirPath path, String expectedRevision) {
+    public FileStat deleteFile(Workdir workdir, WorkdirPath path, Revision expectedRevision) {
         String label = label(workdir, path);
         return publication.deleteFile(root(workdir, label), nonRoot(path, label), expectedRevision, label);
     }
@@ -312,7 +323,7 @@ public final class LinuxWorkdirFileSystem implements WorkdirFileSystem, WorkdirM
     }
 
     @Override
-    public FileStat deleteDirectory(Workdir workdir, WorkdirPath path, String expectedRevision) {
+    public FileStat deleteDirectory(Workdir workdir, WorkdirPath path, Revision expectedRevision) {
         String label = label(workdir, path);
         return publication.deleteDirectory(root(workdir, label), nonRoot(path, label), expectedRevision, label);
     }

@@ -3,6 +3,7 @@ package dev.serverfs.adapters.fs;
 import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.application.port.out.ReplaceableFile;
 import dev.serverfs.domain.file.FileStat;
+import dev.serverfs.domain.file.Revision;
 
 /** A regular file open for reading plus its parent directory, so the name can be replaced through the parent. */
 final class NativeReplaceableFile implements ReplaceableFile {
@@ -35,7 +36,7 @@ final class NativeReplaceableFile implements ReplaceableFile {
     }
 
     @Override
-    public FileStat replace(byte[] content, String expectedRevision) {
+    public FileStat replace(byte[] content, Revision expectedRevision) {
         return publication.replace(parent, name, fd, content, expectedRevision, label);
     }
 

@@ -18,6 +18,7 @@ import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.file.FileStat;
+import dev.serverfs.domain.file.Revision;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -109,7 +110,7 @@ final class Publication {
      * order write → owner → mode → xattrs → fsync → revision recheck → rename, so a later step can never clear
      * setuid/setgid (reference §2.8).
      */
-    FileStat replace(int parent, String name, int original, byte[] content, String expectedRevision, String label) {
+    FileStat replace(int parent, String name, int original, byte[] content, Revision expectedRevision, String label) {
         FileStat source = fstat(original, label);
         Temp temp = Temp.create(parent, tempNames, label);
         try {
@@ -122,7 +123,7 @@ final class Publication {
             } catch (ErrnoException e) {
                 throw conflict(label);
             }
-            if (!current.revision().token().equals(expectedRevision)) {
+            if (!current.revision().equals(expectedRevision)) {
                 throw conflict(label);
             }
             try {
@@ -138,7 +139,7 @@ final class Publication {
         }
     }
 
-    FileStat deleteFile(int root, WorkdirPath path, String expectedRevision, String label) {
+    FileStat deleteFile(int root, WorkdirPath path, Revision expectedRevision, String label) {
         int parent = openParent(root, path, label, false);
         try {
             int fd;
@@ -191,7 +192,7 @@ final class Publication {
         }
     }
 
-    FileStat deleteDirectory(int root, WorkdirPath path, String expectedRevision, String label) {
+    FileStat deleteDirectory(int root, WorkdirPath path, Revision expectedRevision, String label) {
         int parent = openParent(root, path, label, false);
         try {
             int fd;
@@ -254,14 +255,14 @@ final class Publication {
         }
     }
 
-    private static void requireRevision(FileStat st, String expected, String label) {
-        if (!st.revision().token().equals(expected)) {
+    private static void requireRevision(FileStat st, Revision expected, String label) {
+        if (!st.revision().equals(expected)) {
             throw conflict(label);
         }
     }
 
     /** The name's own {@code lstat}, just before the unlink: still the same inode in the expected state. */
-    private static void recheckName(int parent, String name, String expected, String label) {
+    private static void recheckName(int parent, String name, Revision expected, String label) {
         try {
             requireRevision(Syscalls.statx(parent, name, AT_SYMLINK_NOFOLLOW), expected, label);
         } catch (ErrnoException e) {

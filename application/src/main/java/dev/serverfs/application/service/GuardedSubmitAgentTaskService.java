@@ -5,24 +5,21 @@ import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.file.FileStat;
-import dev.serverfs.domain.task.TaskProfile;
-import dev.serverfs.domain.workdir.AgentMode;
+import dev.serverfs.domain.task.AgentAccessPolicy;
 import dev.serverfs.domain.workdir.PathPolicy;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.util.Objects;
-import java.util.Set;
 
 /**
- * The MCP side of {@code submit_agent_task} (reference §3.2): checks the workdir, its Agent mode, the runtime
- * allowlist and the profile locally, validates {@code path} through the workdir's path policy and confirms on the
- * filesystem that it is a directory (no symlink), then forwards the command with the normalised path to the
- * Agent service (embedded lifecycle or Bridge client).
+ * The MCP-side checks of {@code submit_agent_task} (reference §3.2) in front of an Agent service that runs in
+ * another process (the Bridge): the access policy, the path policy and a directory {@code lstat}, so a bad request
+ * fails before the remote call; the command goes on with the normalised path. A keyed submit goes on untouched:
+ * it may be a retry, and only the Agent service can look its key up before these checks (v0.7.3 §3.3; it makes
+ * them itself after the look-up). The Agent service hosted in this process makes all of them itself, once.
  */
 public final class GuardedSubmitAgentTaskService implements SubmitAgentTaskUseCase {
-    private static final Set<String> NATIVE_RUNTIMES = Set.of("codex", "claude");
-
     private final Workdirs workdirs;
     private final WorkdirFileSystem fs;
     private final SubmitAgentTaskUseCase agent;
@@ -35,28 +32,11 @@ public final class GuardedSubmitAgentTaskService implements SubmitAgentTaskUseCa
 
     @Override
     public Submission submit(SubmitAgentTaskCommand command) {
-        Workdir workdir = workdirs.require(command.workdir());
-        AgentMode mode = workdir.policy().agentMode();
-        if (mode == AgentMode.DISABLED) {
-            throw new ServerFsException(
-                    ErrorCode.AGENT_DISABLED, "Agent delegation is disabled for " + command.workdir());
+        if (command.idempotencyKey().isPresent()) {
+            return agent.submit(command);
         }
-        if (!workdir.policy().agentRuntimes().contains(command.runtime())) {
-            throw new ServerFsException(
-                    ErrorCode.AGENT_RUNTIME_NOT_ALLOWED,
-                    command.runtime() + " is not allowed for " + command.workdir());
-        }
-        TaskProfile profile = TaskProfile.fromWire(command.profile())
-                .orElseThrow(() -> new ServerFsException(ErrorCode.AGENT_PROFILE_NOT_ALLOWED, "unknown profile"));
-        if (profile.rank() > mode.rank()) {
-            throw new ServerFsException(
-                    ErrorCode.AGENT_PROFILE_NOT_ALLOWED, profile.wire() + " is not allowed for " + command.workdir());
-        }
-        if (NATIVE_RUNTIMES.contains(command.runtime()) && profile != TaskProfile.WORKSPACE_WRITE) {
-            throw new ServerFsException(
-                    ErrorCode.AGENT_PROFILE_NOT_ALLOWED,
-                    command.runtime() + " runs only with the workspace-write profile");
-        }
+        Workdir workdir = AgentAccessPolicy.authorize(workdirs, command.workdir(), command.runtime(), command.profile())
+                .workdir();
         WorkdirPath cwd = PathPolicy.of(workdir).resolve(command.path());
         FileStat stat = fs.stat(workdir, cwd);
         switch (stat.type()) {

@@ -9,6 +9,7 @@ import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.file.BinaryPayload;
 import dev.serverfs.domain.file.FileStat;
 import dev.serverfs.domain.file.MimeTypes;
+import dev.serverfs.domain.file.Revision;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -74,7 +75,7 @@ public final class UploadBinaryFileService implements UploadBinaryFileUseCase {
                     created.revision().token(),
                     MimeTypes.guess(target.path().name()));
         }
-        String expected = command.expectedRevision().get();
+        Revision expected = new Revision(command.expectedRevision().get());
         return gate.run(target, () -> replace(target, expected, bytes, sha256, command));
     }
 
@@ -91,12 +92,15 @@ public final class UploadBinaryFileService implements UploadBinaryFileUseCase {
     }
 
     private UploadedBinaryFile replace(
-            MutationGate.Target target, String expected, byte[] bytes, String sha256, UploadBinaryFileCommand command) {
+            MutationGate.Target target,
+            Revision expected,
+            byte[] bytes,
+            String sha256,
+            UploadBinaryFileCommand command) {
         String label = target.label();
         try (ReplaceableFile file = mutations.openForReplace(target.workdir(), target.path())) {
             FileStat before = file.stat();
-            String revisionBefore = before.revision().token();
-            if (!revisionBefore.equals(expected)) {
+            if (!before.revision().equals(expected)) {
                 throw new ServerFsException(
                         ErrorCode.REVISION_CONFLICT, label + " — the file changed since expected_revision was read");
             }
@@ -104,7 +108,7 @@ public final class UploadBinaryFileService implements UploadBinaryFileUseCase {
                 throw new ServerFsException(
                         ErrorCode.MULTIPLE_HARDLINKS_NOT_SUPPORTED, label + " — the file has more than one hard link");
             }
-            FileStat after = file.replace(bytes, revisionBefore);
+            FileStat after = file.replace(bytes, before.revision());
             return new UploadedBinaryFile(
                     command.workdir(),
                     command.path(),
@@ -112,7 +116,7 @@ public final class UploadBinaryFileService implements UploadBinaryFileUseCase {
                     true,
                     bytes.length,
                     sha256,
-                    Optional.of(revisionBefore),
+                    Optional.of(before.revision().token()),
                     after.revision().token(),
                     MimeTypes.guess(target.path().name()));
         }

@@ -4,8 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.serverfs.application.port.in.AgentUseCases;
+import dev.serverfs.application.port.in.AnswerAgentQuestionUseCase;
+import dev.serverfs.application.port.in.CancelAgentTaskUseCase;
+import dev.serverfs.application.port.in.GetAgentTaskUseCase;
+import dev.serverfs.application.port.in.ListAgentRuntimesUseCase;
+import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase;
+import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase;
+import dev.serverfs.application.port.in.RespondAgentApprovalUseCase;
+import dev.serverfs.application.port.in.SendAgentMessageUseCase;
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.Submission;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.service.agent.AgentService;
+import dev.serverfs.application.testing.FakeWorkingDirectories;
 import dev.serverfs.application.testing.InMemoryResultSpool;
 import dev.serverfs.application.testing.InMemoryTaskStore;
 import dev.serverfs.application.testing.InMemoryWriterLeases;
@@ -48,22 +60,23 @@ final class AgentHarness implements AutoCloseable {
     final InMemoryResultSpool spool = new InMemoryResultSpool();
     final InMemoryWriterLeases leases;
     final SequentialIds ids = new SequentialIds();
+    final FakeWorkingDirectories directories = new FakeWorkingDirectories();
     final ScriptedRuntime fake = new ScriptedRuntime("fake");
     final ExecutorService runners = Executors.newVirtualThreadPerTaskExecutor();
     final Workdirs workdirs = new Workdirs(List.of(
             workdir(1, "docs", Access.READ_WRITE, AgentMode.WORKSPACE_WRITE, ROOT),
             workdir(2, "notes", Access.READ_ONLY, AgentMode.REVIEW, Path.of("/srv/serverfs/notes")),
             workdir(3, "off", Access.READ_WRITE, AgentMode.DISABLED, Path.of("/srv/serverfs/off"))));
-    final TaskLifecycle lifecycle;
-    final SubmitAgentTaskService submit;
-    final GetAgentTaskService get;
-    final ReadAgentTaskEventsService events;
-    final ReadAgentTaskResultService result;
-    final RespondAgentApprovalService approvals;
-    final AnswerAgentQuestionService answers;
-    final SendAgentMessageService messages;
-    final CancelAgentTaskService cancel;
-    final ListAgentRuntimesService runtimes;
+    final AgentService lifecycle;
+    final SubmitAgentTaskUseCase submit;
+    final GetAgentTaskUseCase get;
+    final ReadAgentTaskEventsUseCase events;
+    final ReadAgentTaskResultUseCase result;
+    final RespondAgentApprovalUseCase approvals;
+    final AnswerAgentQuestionUseCase answers;
+    final SendAgentMessageUseCase messages;
+    final CancelAgentTaskUseCase cancel;
+    final ListAgentRuntimesUseCase runtimes;
 
     AgentHarness() {
         this(AgentLimits.defaults(), new InMemoryTaskStore(), new InMemoryWriterLeases());
@@ -72,8 +85,9 @@ final class AgentHarness implements AutoCloseable {
     AgentHarness(AgentLimits limits, InMemoryTaskStore store, InMemoryWriterLeases leases) {
         this.store = store;
         this.leases = leases;
-        lifecycle = new TaskLifecycle(
+        lifecycle = new AgentService(
                 workdirs,
+                directories,
                 List.of(fake),
                 store,
                 spool,
@@ -82,16 +96,17 @@ final class AgentHarness implements AutoCloseable {
                 timers,
                 clock,
                 runners,
-                new TaskLifecycle.Settings(limits, Duration.ofMillis(300), "0.7.3-test"));
-        submit = new SubmitAgentTaskService(lifecycle);
-        get = new GetAgentTaskService(store);
-        events = new ReadAgentTaskEventsService(store);
-        result = new ReadAgentTaskResultService(store, spool, limits);
-        approvals = new RespondAgentApprovalService(lifecycle);
-        answers = new AnswerAgentQuestionService(lifecycle);
-        messages = new SendAgentMessageService(lifecycle);
-        cancel = new CancelAgentTaskService(lifecycle);
-        runtimes = new ListAgentRuntimesService(lifecycle);
+                new AgentService.Settings(limits, Duration.ofMillis(300), "0.7.3-test"));
+        AgentUseCases agent = lifecycle.useCases();
+        submit = agent.submit();
+        get = agent.get();
+        events = agent.events();
+        result = agent.result();
+        approvals = agent.approval();
+        answers = agent.answer();
+        messages = agent.message();
+        cancel = agent.cancel();
+        runtimes = agent.listRuntimes();
     }
 
     static Workdir workdir(int slot, String alias, Access access, AgentMode mode, Path root) {

@@ -250,8 +250,9 @@ class SubmitAgentTaskServiceTest {
                         Optional.empty(),
                         Optional.empty(),
                         Optional.empty())));
+        // The path goes through the workdir's path policy once (issue 11 §1): the code MCP clients always got.
         assertCode(
-                ErrorCode.INVALID_WORKDIR_PATH,
+                ErrorCode.PATH_OUTSIDE_WORKDIR,
                 () -> h.submit.submit(new SubmitAgentTaskCommand(
                         "fake",
                         "docs",
@@ -321,5 +322,52 @@ class SubmitAgentTaskServiceTest {
         assertTrue(t.manifest().json().contains("\"interaction_timeout_seconds\":1800"));
         assertTrue(!t.manifest().json().contains("/srv/"), "no host path in the manifest");
         assertEquals(AgentHarness.START.plusSeconds(7200), t.deadlineAt());
+    }
+
+    @Test
+    void a_keyed_retry_is_looked_up_before_authorisation_and_the_path_check() throws Exception {
+        Task first = h.submitted("echo", Optional.of("gone-later"));
+        h.awaitStatus(first.id(), TaskStatus.SUCCEEDED);
+        h.awaitDrained(first.id());
+        int holds = h.directories.holds.get();
+        // issue 10 item 11: the task itself (say) removed its starting directory
+        h.directories.refuse("docs", "src", ErrorCode.PATH_NOT_FOUND);
+
+        Submission retry = h.submit.submit(command("echo", Optional.of("gone-later")));
+
+        assertInstanceOf(Submission.Replayed.class, retry);
+        assertEquals(first.id(), retry.task().id());
+        assertEquals(holds, h.directories.holds.get(), "the retry never touched the filesystem");
+        assertCode(ErrorCode.PATH_NOT_FOUND, () -> h.submit.submit(command("echo", Optional.of("new-key"))));
+        assertCode(ErrorCode.PATH_NOT_FOUND, () -> h.submit.submit(command("echo", Optional.empty())));
+        assertEquals(1, h.store.list(true).size());
+    }
+
+    @Test
+    void the_provider_starts_in_the_held_directory_which_is_released_after_the_runner_drained() throws Exception {
+        List<java.nio.file.Path> cwds = new java.util.concurrent.CopyOnWriteArrayList<>();
+        h.fake.turn = (r, c) -> {
+            cwds.add(r.workingDirectory());
+            release.await();
+            return new TurnOutcome("done", NativeIds.NONE);
+        };
+        Task t = h.submitted("p", Optional.empty());
+        h.awaitStatus(t.id(), TaskStatus.RUNNING);
+        assertEquals(1, h.directories.held(), "held while the task runs");
+        assertEquals(List.of(AgentHarness.ROOT.resolve("src")), cwds);
+        release.countDown();
+        h.awaitStatus(t.id(), TaskStatus.SUCCEEDED);
+        h.awaitDrained(t.id());
+        assertEquals(0, h.directories.held(), "released by the runner's cleanup");
+    }
+
+    @Test
+    void a_refused_submit_releases_the_directory_it_held() {
+        blockTurns();
+        h.submitted("first", Optional.empty());
+        assertCode(ErrorCode.WORKDIR_BUSY, () -> h.submit.submit(command("second", Optional.empty())));
+        assertCode(
+                ErrorCode.AGENT_PROMPT_TOO_LARGE, () -> h.submit.submit(command("x".repeat(65_537), Optional.empty())));
+        assertEquals(1, h.directories.held(), "only the running task's directory is held");
     }
 }

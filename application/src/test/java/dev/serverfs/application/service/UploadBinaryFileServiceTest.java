@@ -15,6 +15,7 @@ import dev.serverfs.application.testing.InMemoryWriterLeases;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.file.FileStat;
+import dev.serverfs.domain.file.Revision;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
 import dev.serverfs.domain.workdir.Workdir;
@@ -52,7 +53,7 @@ class UploadBinaryFileServiceTest {
         }
 
         @Override
-        public FileStat deleteFile(Workdir workdir, WorkdirPath path, String expectedRevision) {
+        public FileStat deleteFile(Workdir workdir, WorkdirPath path, Revision expectedRevision) {
             throw new AssertionError("not expected");
         }
 
@@ -62,7 +63,7 @@ class UploadBinaryFileServiceTest {
         }
 
         @Override
-        public FileStat deleteDirectory(Workdir workdir, WorkdirPath path, String expectedRevision) {
+        public FileStat deleteDirectory(Workdir workdir, WorkdirPath path, Revision expectedRevision) {
             throw new AssertionError("not expected");
         }
     }

@@ -14,14 +14,7 @@ import dev.serverfs.adapters.mcp.tools.agent.ReadAgentTaskResultTool;
 import dev.serverfs.adapters.mcp.tools.agent.RespondAgentApprovalTool;
 import dev.serverfs.adapters.mcp.tools.agent.SendAgentMessageTool;
 import dev.serverfs.adapters.mcp.tools.agent.SubmitAgentTaskTool;
-import dev.serverfs.application.port.in.AnswerAgentQuestionUseCase;
-import dev.serverfs.application.port.in.CancelAgentTaskUseCase;
-import dev.serverfs.application.port.in.GetAgentTaskUseCase;
-import dev.serverfs.application.port.in.ListAgentRuntimesUseCase;
-import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase;
-import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase;
-import dev.serverfs.application.port.in.RespondAgentApprovalUseCase;
-import dev.serverfs.application.port.in.SendAgentMessageUseCase;
+import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
@@ -56,12 +49,10 @@ public final class AgentWiring implements AutoCloseable {
         ServerFsConfig.Agent agent = config.agent();
         boolean offerFake = agent.fakeRuntimeEnabled();
         if (!(agent.bridgeEnabled() && agent.embedded() && config.workdirs().anyAgentEnabled())) {
-            UnavailableBridge bridge = new UnavailableBridge();
-            return new AgentWiring(
-                    tools(
-                            bridge, bridge, bridge, bridge, bridge, bridge, bridge, bridge, bridge, config, fs,
-                            offerFake),
-                    Optional.empty());
+            AgentUseCases bridge = AgentUseCases.of(new UnavailableBridge());
+            // The Agent service is in another process: the MCP-side checks fail a bad submit before the remote call.
+            SubmitAgentTaskUseCase checked = new GuardedSubmitAgentTaskService(config.workdirs(), fs, bridge.submit());
+            return new AgentWiring(tools(bridge.withSubmit(checked), offerFake), Optional.empty());
         }
         EmbeddedAgent e = EmbeddedAgent.start(
                 agent,
@@ -71,20 +62,7 @@ public final class AgentWiring implements AutoCloseable {
                 Clock.systemUTC(),
                 ServerFsVersion.version());
         try {
-            List<McpTool> tools = tools(
-                    e.listRuntimes,
-                    e.submit,
-                    e.get,
-                    e.events,
-                    e.result,
-                    e.approval,
-                    e.answer,
-                    e.message,
-                    e.cancel,
-                    config,
-                    fs,
-                    offerFake);
-            return new AgentWiring(tools, Optional.of(e));
+            return new AgentWiring(tools(e.useCases(), offerFake), Optional.of(e));
         } catch (RuntimeException failure) {
             e.close();
             throw failure;
@@ -110,29 +88,17 @@ public final class AgentWiring implements AutoCloseable {
         return runtimes;
     }
 
-    private static List<McpTool> tools(
-            ListAgentRuntimesUseCase list,
-            SubmitAgentTaskUseCase submit,
-            GetAgentTaskUseCase get,
-            ReadAgentTaskEventsUseCase events,
-            ReadAgentTaskResultUseCase result,
-            RespondAgentApprovalUseCase respond,
-            AnswerAgentQuestionUseCase answer,
-            SendAgentMessageUseCase send,
-            CancelAgentTaskUseCase cancel,
-            ServerFsConfig config,
-            WorkdirFileSystem fs,
-            boolean offerFake) {
+    private static List<McpTool> tools(AgentUseCases agent, boolean offerFake) {
         return List.of(
-                new ListAgentRuntimesTool(list),
-                new SubmitAgentTaskTool(new GuardedSubmitAgentTaskService(config.workdirs(), fs, submit), offerFake),
-                new GetAgentTaskTool(get),
-                new ReadAgentTaskEventsTool(events),
-                new ReadAgentTaskResultTool(result),
-                new RespondAgentApprovalTool(respond),
-                new AnswerAgentQuestionTool(answer),
-                new SendAgentMessageTool(send),
-                new CancelAgentTaskTool(cancel));
+                new ListAgentRuntimesTool(agent.listRuntimes()),
+                new SubmitAgentTaskTool(agent.submit(), offerFake),
+                new GetAgentTaskTool(agent.get()),
+                new ReadAgentTaskEventsTool(agent.events()),
+                new ReadAgentTaskResultTool(agent.result()),
+                new RespondAgentApprovalTool(agent.approval()),
+                new AnswerAgentQuestionTool(agent.answer()),
+                new SendAgentMessageTool(agent.message()),
+                new CancelAgentTaskTool(agent.cancel()));
     }
 
     /** The nine Agent tools, in {@code tools/list} order. */

@@ -1,36 +1,21 @@
 package dev.serverfs.bootstrap.agent;
 
 import dev.serverfs.adapters.fake.FakeAgentRuntime;
+import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
-import dev.serverfs.application.port.in.AnswerAgentQuestionUseCase;
-import dev.serverfs.application.port.in.CancelAgentTaskUseCase;
-import dev.serverfs.application.port.in.GetAgentTaskUseCase;
-import dev.serverfs.application.port.in.ListAgentRuntimesUseCase;
-import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase;
-import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase;
-import dev.serverfs.application.port.in.RespondAgentApprovalUseCase;
-import dev.serverfs.application.port.in.SendAgentMessageUseCase;
-import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
+import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.out.AgentRuntime;
-import dev.serverfs.application.port.out.TaskStore;
-import dev.serverfs.application.service.AnswerAgentQuestionService;
-import dev.serverfs.application.service.CancelAgentTaskService;
-import dev.serverfs.application.service.GetAgentTaskService;
-import dev.serverfs.application.service.ListAgentRuntimesService;
-import dev.serverfs.application.service.ReadAgentTaskEventsService;
-import dev.serverfs.application.service.ReadAgentTaskResultService;
-import dev.serverfs.application.service.RespondAgentApprovalService;
-import dev.serverfs.application.service.SendAgentMessageService;
-import dev.serverfs.application.service.SubmitAgentTaskService;
-import dev.serverfs.application.service.TaskLifecycle;
+import dev.serverfs.application.service.agent.AgentService;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.AgentLimits;
+import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -47,39 +32,20 @@ public final class EmbeddedAgent implements AutoCloseable {
     private final SqliteTaskStores stores;
     private final ScheduledExecutorTimers timers;
     private final ExecutorService runners;
-    private final TaskLifecycle lifecycle;
-
-    public final ListAgentRuntimesUseCase listRuntimes;
-    public final SubmitAgentTaskUseCase submit;
-    public final GetAgentTaskUseCase get;
-    public final ReadAgentTaskEventsUseCase events;
-    public final ReadAgentTaskResultUseCase result;
-    public final RespondAgentApprovalUseCase approval;
-    public final AnswerAgentQuestionUseCase answer;
-    public final SendAgentMessageUseCase message;
-    public final CancelAgentTaskUseCase cancel;
+    private final LinuxWorkdirFileSystem directories;
+    private final AgentService service;
 
     private EmbeddedAgent(
             SqliteTaskStores stores,
             ScheduledExecutorTimers timers,
             ExecutorService runners,
-            TaskLifecycle lifecycle,
-            TaskStore store,
-            FileResultSpool spool,
-            AgentLimits limits) {
+            LinuxWorkdirFileSystem directories,
+            AgentService service) {
         this.stores = stores;
         this.timers = timers;
         this.runners = runners;
-        this.lifecycle = lifecycle;
-        this.listRuntimes = new ListAgentRuntimesService(lifecycle);
-        this.submit = new SubmitAgentTaskService(lifecycle);
-        this.get = new GetAgentTaskService(store);
-        this.events = new ReadAgentTaskEventsService(store);
-        this.result = new ReadAgentTaskResultService(store, spool, limits);
-        this.approval = new RespondAgentApprovalService(lifecycle);
-        this.answer = new AnswerAgentQuestionService(lifecycle);
-        this.message = new SendAgentMessageService(lifecycle);
-        this.cancel = new CancelAgentTaskService(lifecycle);
+        this.directories = directories;
+        this.service = service;
     }
 
     /**
@@ -111,37 +77,43 @@ public final class EmbeddedAgent implements AutoCloseable {
         ScheduledExecutorTimers timers = new ScheduledExecutorTimers(clock);
         ExecutorService runners = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("serverfs-agent-task-", 0).factory());
-        FileResultSpool spool = new FileResultSpool(stateDir);
-        TaskStore store = stores.taskStore();
-        TaskLifecycle lifecycle = new TaskLifecycle(
+        // The service's own root descriptors, as a Bridge would hold them: provider children start in directories
+        // held beneath them (issue 10 item 9).
+        LinuxWorkdirFileSystem directories = new LinuxWorkdirFileSystem();
+        AgentService service = new AgentService(
                 workdirs,
+                directories,
                 all,
-                store,
-                spool,
+                stores.taskStore(),
+                new FileResultSpool(stateDir),
                 leases,
                 new SecureRandomIdGenerator(),
                 timers,
                 clock,
                 runners,
-                TaskLifecycle.Settings.defaults(limits, version));
-        lifecycle.recoverAtStartup();
-        return new EmbeddedAgent(stores, timers, runners, lifecycle, store, spool, limits);
+                AgentService.Settings.defaults(limits, version));
+        service.recoverAtStartup();
+        return new EmbeddedAgent(stores, timers, runners, directories, service);
+    }
+
+    /** The nine Agent use cases of the hosted service. */
+    public AgentUseCases useCases() {
+        return service.useCases();
     }
 
     /** Lazy reconciliation of a slot's recovery guard (e.g. before a mutation answers WORKDIR_RECOVERY_REQUIRED). */
     public boolean reconcileSlot(int slot) {
-        return lifecycle.reconcileSlot(slot);
+        return service.reconcileSlot(slot);
     }
 
     /** Waits until the task's runner released its lease (tests and orderly shutdown). */
-    public boolean awaitDrained(dev.serverfs.domain.task.TaskId id, java.time.Duration timeout)
-            throws InterruptedException {
-        return lifecycle.awaitDrained(id, timeout);
+    public boolean awaitDrained(TaskId id, Duration timeout) throws InterruptedException {
+        return service.awaitDrained(id, timeout);
     }
 
     @Override
     public void close() {
-        lifecycle.shutdown();
+        service.shutdown();
         runners.shutdown();
         try {
             // Runners release their leases and write their last rows while draining; the store closes after them.
@@ -151,5 +123,6 @@ public final class EmbeddedAgent implements AutoCloseable {
         }
         timers.close();
         stores.close();
+        directories.close();
     }
 }

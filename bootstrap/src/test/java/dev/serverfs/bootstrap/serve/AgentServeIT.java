@@ -453,6 +453,27 @@ class AgentServeIT {
     }
 
     @Test
+    void a_retry_whose_path_was_removed_since_answers_the_original_task() throws Exception {
+        Path gone = Files.createDirectories(root.resolve("proj/gone"));
+        Map<String, Object> args = submit("proj", "fake", "complete:gone");
+        args.put("path", "gone");
+        args.put("idempotency_key", "key-path-removed");
+        String id = created(mcp.call("submit_agent_task", args));
+        probe.awaitTask(id, t -> t.get("status").asText().equals("succeeded"));
+        probe.awaitLeaseReleased(1);
+        // e.g. the task itself removed its starting directory (issue 10 item 11, v0.7.3 §3.3)
+        Files.delete(gone);
+        int rows = rows();
+        assertEquals(id, created(mcp.call("submit_agent_task", args)), "the key is looked up before the path");
+        assertEquals(
+                "PATH_NOT_FOUND",
+                mcp.call("submit_agent_task", with(args, "idempotency_key", "key-path-removed-2"))
+                        .code(),
+                "a new key is checked as before");
+        assertEquals(rows, rows());
+    }
+
+    @Test
     void a_healthy_task_survives_a_client_that_disconnects_and_never_polls() throws Exception {
         String id;
         McpTestClient other = new McpTestClient("http://127.0.0.1:" + port + "/mcp");

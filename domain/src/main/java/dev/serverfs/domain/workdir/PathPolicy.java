@@ -1,8 +1,10 @@
 package dev.serverfs.domain.workdir;
 
 import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One workdir's path rules (contract reference §2.0), pure and without filesystem access: normalisation
@@ -43,6 +45,43 @@ public final class PathPolicy {
     /** Normalises and checks an agent-supplied path; failures carry {@code <workdir>:<path> — …}. */
     public WorkdirPath resolve(String raw) {
         String input = raw == null ? "" : raw;
+        WorkdirPath path = normalise(alias, input);
+        List<String> parts = path.parts();
+        for (String part : parts) {
+            if (DenyRules.isReserved(part)) {
+                throw PathFailure.of(ErrorCode.RESERVED_PATH, alias, input, "reserved name");
+            }
+        }
+        if (!allowHidden) {
+            for (String part : parts) {
+                if (isHidden(part)) {
+                    throw PathFailure.of(
+                            ErrorCode.HIDDEN_PATH_NOT_ALLOWED,
+                            alias,
+                            input,
+                            "hidden paths are not allowed in this workdir");
+                }
+            }
+        }
+        if (deny.denies(path)) {
+            throw PathFailure.of(ErrorCode.DENIED_PATH, alias, input, "path is denied by policy");
+        }
+        return path;
+    }
+
+    /**
+     * The lexical normal form of {@code raw} (what {@link #resolve} checks the rules on), or empty when it is not
+     * a workdir-relative path at all: no rule of any workdir is applied (v0.7.3 §3.3 looks a retry up by it).
+     */
+    public static Optional<WorkdirPath> normalised(String raw) {
+        try {
+            return Optional.of(normalise("", raw == null ? "" : raw));
+        } catch (ServerFsException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static WorkdirPath normalise(String alias, String input) {
         if (input.indexOf('\0') >= 0) {
             throw PathFailure.of(ErrorCode.ACCESS_DENIED, alias, input, "path contains a NUL character");
         }
@@ -71,27 +110,7 @@ public final class PathPolicy {
             }
             parts.add(segment);
         }
-        WorkdirPath path = new WorkdirPath(parts);
-        for (String part : parts) {
-            if (DenyRules.isReserved(part)) {
-                throw PathFailure.of(ErrorCode.RESERVED_PATH, alias, input, "reserved name");
-            }
-        }
-        if (!allowHidden) {
-            for (String part : parts) {
-                if (isHidden(part)) {
-                    throw PathFailure.of(
-                            ErrorCode.HIDDEN_PATH_NOT_ALLOWED,
-                            alias,
-                            input,
-                            "hidden paths are not allowed in this workdir");
-                }
-            }
-        }
-        if (deny.denies(path)) {
-            throw PathFailure.of(ErrorCode.DENIED_PATH, alias, input, "path is denied by policy");
-        }
-        return path;
+        return new WorkdirPath(parts);
     }
 
     public static boolean isHidden(String component) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -38,6 +39,17 @@ class PathPolicyTest {
             })
     void normalises_on_slash_only(String raw, String expected) {
         assertEquals(expected, strict.resolve(raw).display());
+    }
+
+    @ParameterizedTest(name = "''{0}'' -> ''{1}''")
+    @CsvSource(
+            delimiter = '|',
+            value = {"a/../b|b", "./src/|src", "''|''", ".hidden|.hidden", "id_rsa|id_rsa", "/abs|-", "../x|-", "~/x|-"
+            })
+    void normalised_is_the_lexical_form_without_any_rule(String raw, String expected) {
+        assertEquals(
+                expected.equals("-") ? Optional.empty() : Optional.of(expected),
+                PathPolicy.normalised(raw).map(WorkdirPath::display));
     }
 
     @ParameterizedTest(name = "''{0}'' -> {1}")

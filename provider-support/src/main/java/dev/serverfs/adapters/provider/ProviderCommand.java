@@ -11,6 +11,8 @@ import java.util.Objects;
  * How to start one provider child: its argv, its working directory, its complete environment (nothing is inherited
  * that is not in {@code environment}: STYLE.md "pass an explicit environment allow-list") and the longest stdout
  * line it may write, in bytes. The argv and the directory may hold host paths, so {@link #toString} shows neither.
+ * Give the runtime's {@code TurnRequest.workingDirectory()} as is: it names a directory the Agent service holds open
+ * beneath the workdir root ({@code /proc/<pid>/fd/<n>}), so the child starts in it whatever its name became.
  */
 public record ProviderCommand(
         List<String> argv, Path workingDirectory, Map<String, String> environment, int maxLineBytes) {

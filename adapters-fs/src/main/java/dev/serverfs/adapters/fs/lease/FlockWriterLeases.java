@@ -187,7 +187,13 @@ public final class FlockWriterLeases implements WriterLeases {
                 throw GuardJson.invalid();
             }
             try (FileChannel ch = FileChannel.open(guard, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-                ByteBuffer buf = ByteBuffer.allocate((int) attrs.size() + 1);
+                // The size of the file opened, not of the name looked at before: replaceGuard may have renamed a
+                // longer guard over it in between, and a short buffer would read it truncated ("unreadable").
+                long size = ch.size();
+                if (size > 65_536) {
+                    throw GuardJson.invalid();
+                }
+                ByteBuffer buf = ByteBuffer.allocate((int) size + 1);
                 while (ch.read(buf) > 0 && buf.hasRemaining()) {
                     // read to the end
                 }

@@ -1,6 +1,7 @@
 package dev.serverfs.application.port.out;
 
 import dev.serverfs.domain.file.FileStat;
+import dev.serverfs.domain.file.Revision;
 
 /**
  * A regular file open for reading whose name can be replaced atomically (reference §2.8): the replacement gets
@@ -14,5 +15,5 @@ public interface ReplaceableFile extends ReadableFile {
      * the name's revision no longer {@code expectedRevision} → {@code REVISION_CONFLICT}; in both cases nothing
      * changed. Returns the stat of the new file after the commit.
      */
-    FileStat replace(byte[] content, String expectedRevision);
+    FileStat replace(byte[] content, Revision expectedRevision);
 }

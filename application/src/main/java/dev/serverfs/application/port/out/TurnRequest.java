@@ -9,8 +9,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a runtime needs to run one turn. {@code workingDirectory} is a host path: it never leaves the process and
- * is never logged. {@code resumeFrom} carries the native ids of the continued task, if any.
+ * What a runtime needs to run one turn. {@code workingDirectory} is where the provider child starts: a {@link
+ * HeldDirectory#path} naming the held directory (hand it to the process builder as is; issue 10 item 9), a host path
+ * that never leaves the process and is never logged. {@code resumeFrom} carries the native ids of the continued
+ * task, if any.
  */
 public record TurnRequest(
         TaskId taskId,

@@ -1,6 +1,7 @@
 package dev.serverfs.application.port.out;
 
 import dev.serverfs.domain.file.FileStat;
+import dev.serverfs.domain.file.Revision;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
 
@@ -29,11 +30,11 @@ public interface WorkdirMutations {
      * Removes a regular file (any content) whose revision, on the held descriptor and again on the name just
      * before {@code unlinkat}, is {@code expectedRevision}; returns the removed file's stat.
      */
-    FileStat deleteFile(Workdir workdir, WorkdirPath path, String expectedRevision);
+    FileStat deleteFile(Workdir workdir, WorkdirPath path, Revision expectedRevision);
 
     /** Creates one directory level ({@code mkdirat}, mode {@code 0777 & umask}); returns its stat. */
     FileStat createDirectory(Workdir workdir, WorkdirPath path);
 
     /** Removes a physically empty directory whose revision is {@code expectedRevision}; returns its last stat. */
-    FileStat deleteDirectory(Workdir workdir, WorkdirPath path, String expectedRevision);
+    FileStat deleteDirectory(Workdir workdir, WorkdirPath path, Revision expectedRevision);
 }

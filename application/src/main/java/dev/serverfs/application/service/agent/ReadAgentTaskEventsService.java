@@ -1,21 +1,19 @@
-package dev.serverfs.application.service;
+package dev.serverfs.application.service.agent;
 
 import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase;
-import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskEvent;
 import dev.serverfs.domain.task.TaskId;
 import java.util.List;
-import java.util.Objects;
 
 /** Reference §3.4: cursor paging; {@code next_after_event_id} is the last returned id or the input cursor. */
-public final class ReadAgentTaskEventsService implements ReadAgentTaskEventsUseCase {
-    private final TaskStore store;
+final class ReadAgentTaskEventsService implements ReadAgentTaskEventsUseCase {
+    private final TaskRecords records;
 
-    public ReadAgentTaskEventsService(TaskStore store) {
-        this.store = Objects.requireNonNull(store, "store");
+    ReadAgentTaskEventsService(TaskRecords records) {
+        this.records = records;
     }
 
     @Override
@@ -23,9 +21,8 @@ public final class ReadAgentTaskEventsService implements ReadAgentTaskEventsUseC
         if (afterEventId < 0 || limit < 1 || limit > MAX_LIMIT) {
             throw new ServerFsException(ErrorCode.INVALID_LIMIT, "after_event_id must be >= 0 and limit 1..500");
         }
-        Task task = store.find(taskId)
-                .orElseThrow(() -> new ServerFsException(ErrorCode.AGENT_TASK_NOT_FOUND, "unknown task"));
-        List<TaskEvent> events = store.events(taskId, afterEventId, limit);
+        Task task = records.require(taskId);
+        List<TaskEvent> events = records.store().events(taskId, afterEventId, limit);
         long next = events.isEmpty() ? afterEventId : events.getLast().eventId();
         return new EventPage(task.correlationId(), events, next);
     }

@@ -1,0 +1,16 @@
+package dev.serverfs.application.port.out;
+
+import dev.serverfs.domain.workdir.Workdir;
+import dev.serverfs.domain.workdir.WorkdirPath;
+
+/**
+ * The directories provider children start in (issue 10 item 9): opened beneath the workdir's root descriptor,
+ * never through a symlink, and held until closed, so a rename or a symlink swapped in after the check cannot move a
+ * child out of the workdir. Fails like {@link WorkdirFileSystem#stat}: {@code PATH_NOT_FOUND}, {@code
+ * NOT_A_DIRECTORY}, {@code SYMLINK_NOT_ALLOWED}, {@code ACCESS_DENIED}, {@code RESOURCE_EXHAUSTED}. Thread-safe.
+ */
+public interface WorkingDirectories {
+
+    /** Opens and holds {@code path} (already policy-checked) of {@code workdir}; the caller closes it. */
+    HeldDirectory hold(Workdir workdir, WorkdirPath path);
+}

@@ -1,0 +1,20 @@
+package dev.serverfs.application.service.agent;
+
+import dev.serverfs.application.port.in.GetAgentTaskUseCase;
+import dev.serverfs.domain.task.Task;
+import dev.serverfs.domain.task.TaskId;
+
+/** Reference §3.3: a read of the store only; never starts, resumes or cancels anything. */
+final class GetAgentTaskService implements GetAgentTaskUseCase {
+    private final TaskRecords records;
+
+    GetAgentTaskService(TaskRecords records) {
+        this.records = records;
+    }
+
+    @Override
+    public TaskView get(TaskId taskId) {
+        Task task = records.require(taskId);
+        return new TaskView(task, task.pendingRequestId().flatMap(records.store()::findRequest));
+    }
+}

@@ -1,0 +1,95 @@
+package dev.serverfs.application.service.agent;
+
+import dev.serverfs.application.port.out.TaskStore;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.json.CanonicalJson;
+import dev.serverfs.domain.json.JsonValue;
+import dev.serverfs.domain.task.AgentLimits;
+import dev.serverfs.domain.task.EventType;
+import dev.serverfs.domain.task.Task;
+import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.Timestamps;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
+
+/** The task store as every Agent capability uses it: the clock, look-ups, terminal transitions and events. */
+final class TaskRecords {
+    private final TaskStore store;
+    private final Clock clock;
+    private final AgentLimits limits;
+
+    TaskRecords(TaskStore store, Clock clock, AgentLimits limits) {
+        this.store = store;
+        this.clock = clock;
+        this.limits = limits;
+    }
+
+    TaskStore store() {
+        return store;
+    }
+
+    AgentLimits limits() {
+        return limits;
+    }
+
+    /** Now, at the stored precision. */
+    Instant now() {
+        return Timestamps.truncate(clock.instant());
+    }
+
+    Task require(TaskId id) {
+        return store.find(id).orElseThrow(() -> new ServerFsException(ErrorCode.AGENT_TASK_NOT_FOUND, "unknown task"));
+    }
+
+    /**
+     * Applies a terminal transition unless the task is already terminal; returns the new task only when this call
+     * made it terminal (the store stales its pending request in the same transaction).
+     */
+    Optional<Task> terminate(TaskId id, UnaryOperator<Task> transition) {
+        AtomicBoolean changed = new AtomicBoolean();
+        Task result = store.update(id, t -> {
+            if (t.isTerminal()) {
+                return t;
+            }
+            Task next = transition.apply(t);
+            changed.set(next != t);
+            return next;
+        });
+        return changed.get() && result.isTerminal() ? Optional.of(result) : Optional.empty();
+    }
+
+    void event(TaskId id, EventType type, JsonValue.JsonObject payload) {
+        event(id, type.wire(), payload);
+    }
+
+    /** Events never fail the operation (reference §3.13: append failures are swallowed; oversized ones dropped). */
+    void event(TaskId id, String type, JsonValue.JsonObject payload) {
+        String json = CanonicalJson.write(payload);
+        if (json.getBytes(StandardCharsets.UTF_8).length > limits.maxEventBytes()) {
+            return;
+        }
+        try {
+            store.appendEvent(id, type, json, now(), limits.maxEventsPerTask());
+        } catch (ServerFsException ignored) {
+            // AGENT_EVENT_LIMIT_REACHED or a vanished task: evidence is best-effort
+        }
+    }
+
+    /** {@code TASK_INTERRUPTED} / {@code TASK_FAILED} style events that carry only the error code. */
+    void errorEvent(TaskId id, EventType type, ErrorCode code) {
+        event(id, type, JsonValue.object().put("error_code", code.wire()).build());
+    }
+
+    static ServerFsException stale() {
+        return new ServerFsException(ErrorCode.REQUEST_STALE, "the request is stale");
+    }
+
+    static ServerFsException terminal() {
+        return new ServerFsException(ErrorCode.AGENT_TASK_TERMINAL, "the task is no longer active");
+    }
+}

@@ -1,0 +1,310 @@
+package dev.serverfs.application.service.agent;
+
+import static dev.serverfs.application.service.agent.TaskStopping.cancelTimer;
+
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
+import dev.serverfs.application.port.out.AgentRuntime;
+import dev.serverfs.application.port.out.HeldDirectory;
+import dev.serverfs.application.port.out.IdGenerator;
+import dev.serverfs.application.port.out.InsertOutcome;
+import dev.serverfs.application.port.out.Timers;
+import dev.serverfs.application.port.out.TurnRequest;
+import dev.serverfs.application.port.out.WorkingDirectories;
+import dev.serverfs.application.port.out.WriterLeases.WriterLease;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.AgentAccessPolicy;
+import dev.serverfs.domain.task.CallerMetadata;
+import dev.serverfs.domain.task.ExecutionManifest;
+import dev.serverfs.domain.task.NativeIds;
+import dev.serverfs.domain.task.RecoveryGuard;
+import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.SubmissionFingerprint;
+import dev.serverfs.domain.task.Task;
+import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
+import dev.serverfs.domain.workdir.PathPolicy;
+import dev.serverfs.domain.workdir.Workdir;
+import dev.serverfs.domain.workdir.WorkdirPath;
+import dev.serverfs.domain.workdir.Workdirs;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * {@code submit_agent_task} (reference §3.2, §4.3 Submit, v0.7.3 §3): the idempotent look-up first, then the
+ * access policy once, the path policy and the held starting directory, validation, continuation and probe; under
+ * the submit lock the second look-up, the writer lease (workspace-write), the task row (the store's unique index is
+ * the last guard), the recovery guard, the deadline timer and the runner. Returns {@code queued} at once; a
+ * scheduling failure interrupts the task {@code BRIDGE_SCHEDULING_FAILED}. The held directory goes with the run and
+ * is released by its cleanup.
+ */
+final class TaskSubmission implements SubmitAgentTaskUseCase {
+    private final Workdirs workdirs;
+    private final WorkingDirectories directories;
+    private final AgentRuntimes runtimes;
+    private final TaskRecords records;
+    private final LiveRuns live;
+    private final TaskReconciliation reconciliation;
+    private final TaskRunner runner;
+    private final TaskStopping stopping;
+    private final IdGenerator ids;
+    private final Timers timers;
+    private final Executor runners;
+    private final String bridgeVersion;
+    private final ReentrantLock submitLock = new ReentrantLock();
+
+    TaskSubmission(
+            Workdirs workdirs,
+            WorkingDirectories directories,
+            AgentRuntimes runtimes,
+            TaskRecords records,
+            LiveRuns live,
+            TaskReconciliation reconciliation,
+            TaskRunner runner,
+            TaskStopping stopping,
+            IdGenerator ids,
+            Timers timers,
+            Executor runners,
+            String bridgeVersion) {
+        this.workdirs = workdirs;
+        this.directories = directories;
+        this.runtimes = runtimes;
+        this.records = records;
+        this.live = live;
+        this.reconciliation = reconciliation;
+        this.runner = runner;
+        this.stopping = stopping;
+        this.ids = ids;
+        this.timers = timers;
+        this.runners = runners;
+        this.bridgeVersion = bridgeVersion;
+    }
+
+    @Override
+    public Submission submit(SubmitAgentTaskCommand c) {
+        // v0.7.3 §3.3 (issue 10 item 11): a retry is looked up first, by its normalised inputs only — before any
+        // authorisation, filesystem access or lease — so a retry whose directory went away still finds its task. GC
+        // runs first (reference §4.3): a key whose task retention collected is free again.
+        reconciliation.gc();
+        Optional<String> fingerprint = fingerprint(c);
+        Optional<Submission> replay = replay(c.idempotencyKey(), fingerprint);
+        if (replay.isPresent()) {
+            return replay.get();
+        }
+        AgentAccessPolicy.Grant grant = AgentAccessPolicy.authorize(workdirs, c.workdir(), c.runtime(), c.profile());
+        WorkdirPath cwd = PathPolicy.of(grant.workdir()).resolve(c.path());
+        HeldDirectory directory = directories.hold(grant.workdir(), cwd);
+        Submission submission;
+        try {
+            submission = submit(c, grant, cwd, directory, fingerprint);
+        } catch (RuntimeException e) {
+            directory.close();
+            throw e;
+        }
+        if (!(submission instanceof Submission.Created)) {
+            directory.close();
+        }
+        return submission;
+    }
+
+    /**
+     * The v0.7.3 §3.2 fingerprint of a keyed submit over its normalised inputs. Empty without a key, or when an
+     * input is invalid: no retained task can match it, and the checks after the look-up refuse it in their order.
+     */
+    private static Optional<String> fingerprint(SubmitAgentTaskCommand c) {
+        Optional<TaskProfile> profile = TaskProfile.fromWire(c.profile());
+        Optional<WorkdirPath> path = PathPolicy.normalised(c.path());
+        if (c.idempotencyKey().isEmpty() || profile.isEmpty() || path.isEmpty() || !validMetadata(c)) {
+            return Optional.empty();
+        }
+        return Optional.of(SubmissionFingerprint.of(
+                c.runtime(),
+                c.workdir(),
+                path.get().display(),
+                profile.get(),
+                c.prompt(),
+                c.continueFromTaskId(),
+                c.correlationId()));
+    }
+
+    private static boolean validMetadata(SubmitAgentTaskCommand c) {
+        try {
+            CallerMetadata.correlationId(c.correlationId());
+            CallerMetadata.idempotencyKey(c.idempotencyKey());
+            return true;
+        } catch (ServerFsException e) {
+            return false;
+        }
+    }
+
+    /** Authorised, in a held directory: validation, continuation, probe, then lease, row and runner under the lock. */
+    private Submission submit(
+            SubmitAgentTaskCommand c,
+            AgentAccessPolicy.Grant grant,
+            WorkdirPath cwd,
+            HeldDirectory directory,
+            Optional<String> fingerprint) {
+        Optional<String> correlationId = CallerMetadata.correlationId(c.correlationId());
+        Optional<String> key = CallerMetadata.idempotencyKey(c.idempotencyKey());
+        if (c.prompt().getBytes(StandardCharsets.UTF_8).length
+                > records.limits().maxPromptBytes()) {
+            throw new ServerFsException(ErrorCode.AGENT_PROMPT_TOO_LARGE, "prompt is too large");
+        }
+        Workdir workdir = grant.workdir();
+        TaskProfile profile = grant.profile();
+        if (c.continueFromTaskId().isPresent()) {
+            checkContinuation(c.continueFromTaskId().get(), c.runtime(), workdir, profile);
+        }
+        RuntimeInfo info = runtimes.probe(c.runtime());
+        if (!info.available()) {
+            throw new ServerFsException(ErrorCode.AGENT_RUNTIME_UNAVAILABLE, c.runtime() + " is unavailable");
+        }
+        String path = cwd.display();
+        Instant now = records.now();
+        Instant deadline = now.plus(records.limits().taskTimeout());
+        ExecutionManifest manifest = new ExecutionManifest(
+                bridgeVersion,
+                info,
+                workdir.alias().value(),
+                workdir.slot(),
+                path,
+                profile,
+                !workdir.readWrite(),
+                workdir.policy().agentMode(),
+                workdir.policy().agentRuntimes(),
+                records.limits(),
+                c.continueFromTaskId(),
+                correlationId,
+                key,
+                deadline);
+        Task task = Task.queued(
+                ids.newTaskId(),
+                c.runtime(),
+                workdir.alias(),
+                workdir.slot(),
+                path,
+                profile,
+                now,
+                deadline,
+                c.continueFromTaskId(),
+                correlationId,
+                key,
+                fingerprint,
+                manifest.toStored());
+        Optional<NativeIds> resumeFrom =
+                c.continueFromTaskId().flatMap(records.store()::find).map(Task::nativeIds);
+        TurnRequest turn = new TurnRequest(task.id(), c.prompt(), directory.path(), profile, resumeFrom, deadline);
+        AgentRuntime runtime = runtimes.find(c.runtime()).orElseThrow();
+
+        submitLock.lock();
+        try {
+            // v0.7.3 §3.3 step 6: look again under the submit lock so concurrent retries converge.
+            Optional<Submission> replay = replay(key, fingerprint);
+            if (replay.isPresent()) {
+                return replay.get();
+            }
+            return create(task, workdir, runtime, directory, turn, fingerprint, now);
+        } finally {
+            submitLock.unlock();
+        }
+    }
+
+    /** Under the submit lock: lease, row, guard, deadline timer, runner. */
+    private Submission create(
+            Task task,
+            Workdir workdir,
+            AgentRuntime runtime,
+            HeldDirectory directory,
+            TurnRequest turn,
+            Optional<String> fingerprint,
+            Instant now) {
+        WriterLease lease = task.profile().holdsWriterLease() ? reconciliation.acquireForTask(workdir.slot()) : null;
+        Task created;
+        try {
+            InsertOutcome outcome =
+                    records.store().insert(task, records.limits().maxActiveTasks());
+            if (outcome instanceof InsertOutcome.Existing existing) {
+                closeQuietly(lease);
+                return replayOf(existing.task(), fingerprint);
+            }
+            created = outcome.task();
+        } catch (RuntimeException e) {
+            closeQuietly(lease);
+            throw e;
+        }
+        LiveRun run = new LiveRun(created, workdir, runtime, lease, directory);
+        live.add(run);
+        try {
+            if (lease != null) {
+                lease.publishGuard(RecoveryGuard.forTask(created, now));
+                run.guard = RecoveryGuard.forTask(created, now);
+            }
+            run.deadlineTimer = timers.schedule(created.deadlineAt(), () -> stopping.onDeadline(run));
+            runners.execute(() -> runner.run(run, turn));
+        } catch (ServerFsException | RejectedExecutionException e) {
+            schedulingFailed(run);
+            throw new ServerFsException(ErrorCode.BRIDGE_SCHEDULING_FAILED, "the task could not be scheduled");
+        }
+        return new Submission.Created(created);
+    }
+
+    private Optional<Submission> replay(Optional<String> key, Optional<String> fingerprint) {
+        if (key.isEmpty() || fingerprint.isEmpty()) {
+            return Optional.empty();
+        }
+        return records.store().findByIdempotencyKey(key.get()).map(existing -> replayOf(existing, fingerprint));
+    }
+
+    private static Submission replayOf(Task existing, Optional<String> fingerprint) {
+        if (!existing.requestFingerprint().equals(fingerprint)) {
+            throw new ServerFsException(
+                    ErrorCode.AGENT_IDEMPOTENCY_CONFLICT,
+                    "idempotency_key was already used for a different submission");
+        }
+        return new Submission.Replayed(existing);
+    }
+
+    private void checkContinuation(TaskId from, String runtime, Workdir workdir, TaskProfile profile) {
+        Task prior = records.require(from);
+        boolean resumable = prior.runtime().equals(runtime)
+                && prior.workdirAlias().equals(workdir.alias())
+                && prior.nativeIds().sessionId().isPresent()
+                && prior.isTerminal();
+        if (!resumable) {
+            throw new ServerFsException(ErrorCode.AGENT_SESSION_NOT_RESUMABLE, "the task cannot be continued");
+        }
+        if (prior.profile() == TaskProfile.REVIEW && profile == TaskProfile.WORKSPACE_WRITE) {
+            throw new ServerFsException(
+                    ErrorCode.AGENT_PROFILE_NOT_ALLOWED, "a review task cannot continue as workspace-write");
+        }
+    }
+
+    private void schedulingFailed(LiveRun run) {
+        records.terminate(
+                run.id,
+                t -> t.interrupted(ErrorCode.BRIDGE_SCHEDULING_FAILED, "task could not be scheduled", records.now()));
+        cancelTimer(run.deadlineTimer);
+        live.remove(run.id);
+        if (run.lease != null) {
+            // The provider never started: that is proof enough to drop the guard.
+            try {
+                run.lease.removeGuard(run.id);
+            } catch (RuntimeException ignored) {
+                // the guard keeps the slot fail-closed; reconciliation can clear it later
+            }
+            run.lease.close();
+        }
+        run.directory.close();
+        run.drained.countDown();
+    }
+
+    private static void closeQuietly(WriterLease lease) {
+        if (lease != null) {
+            lease.close();
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The Agent service (reference §4.3, v0.7.3 plan), cut by capability: {@link TaskSubmission}, {@link TaskRunner},
+ * {@link TaskInteractions}, {@link TaskStopping} and {@link TaskReconciliation} share one {@link LiveRuns} holder
+ * and the store helpers of {@link TaskRecords}; {@link AgentService} wires them and offers the nine Agent use cases.
+ */
+package dev.serverfs.application.service.agent;

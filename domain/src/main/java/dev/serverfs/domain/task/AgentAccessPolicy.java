@@ -1,0 +1,53 @@
+package dev.serverfs.domain.task;
+
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.workdir.AgentMode;
+import dev.serverfs.domain.workdir.Workdir;
+import dev.serverfs.domain.workdir.Workdirs;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Who may delegate what where (reference §3.2, §4.3), checked once per submit and in this order: the workdir
+ * exists ({@code WORKDIR_NOT_FOUND}), its Agent mode is not disabled ({@code AGENT_DISABLED}), the runtime is on
+ * its allow-list ({@code AGENT_RUNTIME_NOT_ALLOWED}), the profile is known, within the mode and — when it holds the
+ * writer lease — on a read-write workdir, and the native runtimes run only as workspace-write ({@code
+ * AGENT_PROFILE_NOT_ALLOWED}). Pure.
+ */
+public final class AgentAccessPolicy {
+    /** Codex and Claude have no read-only sandbox the Agent service can trust: workspace-write only. */
+    private static final Set<String> NATIVE_RUNTIMES = Set.of("codex", "claude");
+
+    private AgentAccessPolicy() {}
+
+    /** What a submit may use: the workdir and the parsed profile. */
+    public record Grant(Workdir workdir, TaskProfile profile) {
+        public Grant {
+            Objects.requireNonNull(workdir, "workdir");
+            Objects.requireNonNull(profile, "profile");
+        }
+    }
+
+    public static Grant authorize(Workdirs workdirs, String alias, String runtime, String profileWire) {
+        Workdir workdir = workdirs.require(alias);
+        AgentMode mode = workdir.policy().agentMode();
+        if (mode == AgentMode.DISABLED) {
+            throw new ServerFsException(ErrorCode.AGENT_DISABLED, "Agent delegation is disabled for " + alias);
+        }
+        if (!workdir.policy().agentRuntimes().contains(runtime)) {
+            throw new ServerFsException(ErrorCode.AGENT_RUNTIME_NOT_ALLOWED, runtime + " is not allowed for " + alias);
+        }
+        TaskProfile profile = TaskProfile.fromWire(profileWire)
+                .orElseThrow(() -> new ServerFsException(ErrorCode.AGENT_PROFILE_NOT_ALLOWED, "unknown profile"));
+        if (profile.rank() > mode.rank() || (profile.holdsWriterLease() && !workdir.readWrite())) {
+            throw new ServerFsException(
+                    ErrorCode.AGENT_PROFILE_NOT_ALLOWED, profile.wire() + " is not allowed for " + alias);
+        }
+        if (NATIVE_RUNTIMES.contains(runtime) && profile != TaskProfile.WORKSPACE_WRITE) {
+            throw new ServerFsException(
+                    ErrorCode.AGENT_PROFILE_NOT_ALLOWED, runtime + " runs only with the workspace-write profile");
+        }
+        return new Grant(workdir, profile);
+    }
+}
