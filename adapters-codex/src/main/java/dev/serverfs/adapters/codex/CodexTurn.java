@@ -20,6 +20,8 @@ import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.QuestionRequest;
 import dev.serverfs.domain.task.TaskProfile;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -72,13 +74,27 @@ final class CodexTurn implements ProviderTurns.Turn {
         return child;
     }
 
+    /**
+     * The directory Codex is told about (thread and turn {@code cwd}, its sandbox's writable root). The child process
+     * itself starts in the held directory ({@code /proc/<pid>/fd/<n>}, so a swapped symlink cannot move it), but that
+     * name means nothing inside Codex's sandbox: Codex gets the held directory's own path, read from the descriptor.
+     */
+    private Path protocolCwd() {
+        try {
+            return request.workingDirectory().toRealPath();
+        } catch (IOException e) {
+            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the task's working directory is gone");
+        }
+    }
+
     /** Handshake, thread, turn, then waits for {@code turn/completed}; runs on the task's turn thread. */
     TurnOutcome run() {
         Thread.ofPlatform().daemon().name("codex-rpc-" + child.pid()).start(this::read);
         request("initialize", CodexWire.initializeParams("0.7.3"));
         send(CodexWire.notification("initialized"));
         Optional<String> resume = request.resumeFrom().flatMap(NativeIds::sessionId);
-        ObjectNode threadParams = CodexCommandLine.threadParams(request.workingDirectory(), request.profile(), resume);
+        Path cwd = protocolCwd();
+        ObjectNode threadParams = CodexCommandLine.threadParams(cwd, request.profile(), resume);
         JsonNode thread;
         try {
             thread = request(resume.isPresent() ? "thread/resume" : "thread/start", threadParams);
@@ -97,9 +113,8 @@ final class CodexTurn implements ProviderTurns.Turn {
         }
         threadId = id;
         context.nativeIds(new NativeIds(Optional.of(id), Optional.empty()));
-        JsonNode turn = request(
-                "turn/start",
-                CodexCommandLine.turnParams(id, request.prompt(), request.workingDirectory(), request.profile()));
+        JsonNode turn =
+                request("turn/start", CodexCommandLine.turnParams(id, request.prompt(), cwd, request.profile()));
         String tid = turn.path("turn").path("id").asText("");
         if (tid.isEmpty()) {
             throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "Codex started no turn");
