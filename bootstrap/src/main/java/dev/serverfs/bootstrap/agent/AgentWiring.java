@@ -1,5 +1,6 @@
 package dev.serverfs.bootstrap.agent;
 
+import dev.serverfs.adapters.bridge.BridgeClient;
 import dev.serverfs.adapters.claude.ClaudeAgentRuntime;
 import dev.serverfs.adapters.claude.ClaudeSettings;
 import dev.serverfs.adapters.mcp.McpTool;
@@ -38,8 +39,9 @@ import java.util.Optional;
  * spool in the state directory, builds the runtimes ({@code claude} when a workdir allows it; the test-only {@code
  * fake} when enabled; {@code codex} has no adapter yet and so probes unavailable), reconciles tasks and guards left
  * by a previous
- * process and collects expired tasks. Otherwise the tools answer {@code AGENT_BRIDGE_UNAVAILABLE} until the Bridge
- * client lands. {@link #tools} are the nine Agent tools; ServeWiring registers them on the Agent surface.
+ * process and collects expired tasks. Otherwise, with the Bridge enabled, the tools call the Bridge at {@code
+ * SERVERFS_AGENT_BRIDGE_SOCKET} through a {@link BridgeClient} (one connection per call, {@code
+ * SERVERFS_AGENT_BRIDGE_TIMEOUT_SECONDS}); with it disabled they answer {@code AGENT_BRIDGE_UNAVAILABLE}. {@link #tools} are the nine Agent tools; ServeWiring registers them on the Agent surface.
  */
 public final class AgentWiring implements AutoCloseable {
     private final List<McpTool> tools;
@@ -55,7 +57,9 @@ public final class AgentWiring implements AutoCloseable {
         ServerFsConfig.Agent agent = config.agent();
         boolean offerFake = agent.fakeRuntimeEnabled();
         if (!(agent.bridgeEnabled() && agent.embedded() && config.workdirs().anyAgentEnabled())) {
-            UnavailableBridge bridge = new UnavailableBridge();
+            var bridge = agent.bridgeEnabled() && !agent.embedded()
+                    ? new BridgeClient(agent.bridgeSocket(), agent.bridgeTimeout())
+                    : new UnavailableBridge();
             return new AgentWiring(
                     tools(
                             bridge, bridge, bridge, bridge, bridge, bridge, bridge, bridge, bridge, config, fs,
