@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.LockSupport;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.slf4j.Logger;
@@ -154,6 +155,8 @@ public final class BridgeServer implements AutoCloseable {
                 if (closed || e instanceof ClosedChannelException) {
                     return;
                 }
+                // E.g. out of descriptors: back off instead of spinning on the same failure.
+                LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
                 continue;
             }
             open.add(channel);
@@ -171,24 +174,28 @@ public final class BridgeServer implements AutoCloseable {
 
     private void serve(SocketChannel channel) {
         try {
+            LineReader lines = new LineReader(channel, BridgeCodec.MAX_LINE_BYTES);
             if (!authorized(channel)) {
                 LOG.atWarn().addKeyValue("event", "bridge_peer_refused").log("bridge_peer_refused");
+                // The first line is read and dropped unparsed, so that the refusal reaches a client still writing
+                // it (answering first would break its pipe); nothing is decoded or dispatched.
+                try {
+                    nextLine(channel, lines);
+                } catch (LineReader.LineTooLong ignored) {
+                    // Refused either way.
+                }
                 write(channel, BridgeCodec.error(null, ErrorCode.PEER_NOT_AUTHORIZED, "peer is not authorized"));
                 return;
             }
-            LineReader lines = new LineReader(channel, BridgeCodec.MAX_LINE_BYTES);
             while (!closed) {
                 Optional<byte[]> line;
-                ScheduledFuture<?> idle = Watchdog.closeAfter(channel, settings.idleTimeout());
                 try {
-                    line = lines.next();
+                    line = nextLine(channel, lines);
                 } catch (LineReader.LineTooLong e) {
                     write(
                             channel,
                             BridgeCodec.error(null, ErrorCode.REQUEST_TOO_LARGE, "the request exceeds 1048576 bytes"));
                     return;
-                } finally {
-                    idle.cancel(false);
                 }
                 if (line.isEmpty()) {
                     return;
@@ -197,6 +204,16 @@ public final class BridgeServer implements AutoCloseable {
             }
         } catch (IOException e) {
             // The peer left, stayed idle past the deadline or the server is closing: nothing to answer.
+        }
+    }
+
+    /** The next request line, bounded by the idle timeout. */
+    private Optional<byte[]> nextLine(SocketChannel channel, LineReader lines) throws IOException {
+        ScheduledFuture<?> idle = Watchdog.closeAfter(channel, settings.idleTimeout());
+        try {
+            return lines.next();
+        } finally {
+            idle.cancel(false);
         }
     }
 

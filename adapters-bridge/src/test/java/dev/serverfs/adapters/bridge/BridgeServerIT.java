@@ -315,12 +315,12 @@ class BridgeServerIT {
                         script.toString(),
                         socket.toString(),
                         request)
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectErrorStream(true)
                 .start();
         try {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(p.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
-            assertEquals(0, p.exitValue());
+            assertEquals(0, p.exitValue(), out);
             return out;
         } finally {
             p.destroyForcibly();
