@@ -1,5 +1,6 @@
 package dev.serverfs.bootstrap.agent;
 
+import dev.serverfs.adapters.bridge.BridgeClient;
 import dev.serverfs.adapters.claude.ClaudeAgentRuntime;
 import dev.serverfs.adapters.claude.ClaudeSettings;
 import dev.serverfs.adapters.codex.CodexAgentRuntime;
@@ -32,8 +33,10 @@ import java.util.Optional;
  * Agent service in-process — prepares the lock directory as the Bridge would, opens the SQLite store and result
  * spool in the state directory, builds the runtimes ({@code codex} and {@code claude} when a workdir allows them;
  * the test-only {@code fake} when enabled), reconciles tasks and guards left by a previous process and collects
- * expired tasks. Otherwise the tools answer {@code AGENT_BRIDGE_UNAVAILABLE} until the Bridge
- * client lands. {@link #tools} are the nine Agent tools; ServeWiring registers them on the Agent surface.
+ * expired tasks. Otherwise, with the Bridge enabled, the tools call the Bridge at {@code SERVERFS_AGENT_BRIDGE_SOCKET}
+ * through a {@link BridgeClient} (one connection per call, {@code SERVERFS_AGENT_BRIDGE_TIMEOUT_SECONDS}); with it
+ * disabled they answer {@code AGENT_BRIDGE_UNAVAILABLE}. {@link #tools} are the nine Agent tools; ServeWiring
+ * registers them on the Agent surface.
  */
 public final class AgentWiring implements AutoCloseable {
     private final List<McpTool> tools;
@@ -49,7 +52,9 @@ public final class AgentWiring implements AutoCloseable {
         ServerFsConfig.Agent agent = config.agent();
         boolean offerFake = agent.fakeRuntimeEnabled();
         if (!(agent.bridgeEnabled() && agent.embedded() && config.workdirs().anyAgentEnabled())) {
-            AgentUseCases bridge = AgentUseCases.of(new UnavailableBridge());
+            AgentUseCases bridge = agent.bridgeEnabled() && !agent.embedded()
+                    ? AgentUseCases.of(new BridgeClient(agent.bridgeSocket(), agent.bridgeTimeout()))
+                    : AgentUseCases.of(new UnavailableBridge());
             // The Agent service is in another process: the MCP-side checks fail a bad submit before the remote call.
             SubmitAgentTaskUseCase checked = new GuardedSubmitAgentTaskService(config.workdirs(), fs, bridge.submit());
             return new AgentWiring(tools(bridge.withSubmit(checked), offerFake), Optional.empty());

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Agent enabled without embedded mode and without a Bridge client (the Bridge arrives later): the nine tools
+ * The Agent enabled without embedded mode and no Bridge listening on the socket: the nine tools
  * are published, submit still runs its MCP-side checks, and everything that needs the Agent service answers
  * {@code AGENT_BRIDGE_UNAVAILABLE}. In-JVM {@link ServeWiring} over real HTTP.
  */

@@ -1,0 +1,240 @@
+package dev.serverfs.adapters.bridge;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.serverfs.application.port.in.AnswerAgentQuestionUseCase;
+import dev.serverfs.application.port.in.CancelAgentTaskUseCase;
+import dev.serverfs.application.port.in.GetAgentTaskUseCase;
+import dev.serverfs.application.port.in.InteractionAck;
+import dev.serverfs.application.port.in.ListAgentRuntimesUseCase;
+import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase;
+import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase;
+import dev.serverfs.application.port.in.RespondAgentApprovalUseCase;
+import dev.serverfs.application.port.in.SendAgentMessageUseCase;
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.ApprovalResolution;
+import dev.serverfs.domain.task.QuestionAnswer;
+import dev.serverfs.domain.task.RequestId;
+import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.Task;
+import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskStatus;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The nine Agent use cases of {@code serve} when the Agent runs in a Bridge process (reference §1.3, §3, §4.1): one
+ * AF_UNIX connection per call, bounded by the timeout ({@code SERVERFS_AGENT_BRIDGE_TIMEOUT_SECONDS}); the response's
+ * key set and {@code request_id} echo are verified. A Bridge error comes back with its own code and message;
+ * unreachable, closed without an answer or timed out → {@code AGENT_BRIDGE_UNAVAILABLE}; a malformed or oversized
+ * answer, or an oversized request → {@code AGENT_BRIDGE_PROTOCOL_ERROR}; anything else → {@code AGENT_BRIDGE_ERROR}.
+ *
+ * <p>{@code task.submit} answers a handle only, while the in-port returns the task: the client completes it with a
+ * {@code task.get} (a second connection) and reports every submission as {@code Created}, since the wire does not
+ * say whether the Bridge replayed it.
+ */
+public final class BridgeClient
+        implements ListAgentRuntimesUseCase,
+                SubmitAgentTaskUseCase,
+                GetAgentTaskUseCase,
+                ReadAgentTaskEventsUseCase,
+                ReadAgentTaskResultUseCase,
+                RespondAgentApprovalUseCase,
+                AnswerAgentQuestionUseCase,
+                SendAgentMessageUseCase,
+                CancelAgentTaskUseCase {
+
+    /** Sends one request line (with its terminator) and returns the response line (without it). */
+    @FunctionalInterface
+    interface Exchange {
+        byte[] exchange(byte[] requestLine);
+    }
+
+    private final Exchange exchange;
+    private final Supplier<String> requestIds;
+
+    /** A client of the Bridge listening on {@code socket}; every call is bounded by {@code timeout}. */
+    public BridgeClient(Path socket, Duration timeout) {
+        this(socketExchange(socket, timeout), randomRequestIds());
+    }
+
+    BridgeClient(Exchange exchange, Supplier<String> requestIds) {
+        this.exchange = Objects.requireNonNull(exchange, "exchange");
+        this.requestIds = Objects.requireNonNull(requestIds, "requestIds");
+    }
+
+    /** {@code mcp_<24 hex>} (reference §4.1). */
+    private static Supplier<String> randomRequestIds() {
+        SecureRandom random = new SecureRandom();
+        HexFormat hex = HexFormat.of();
+        return () -> {
+            byte[] bytes = new byte[12];
+            random.nextBytes(bytes);
+            return "mcp_" + hex.formatHex(bytes);
+        };
+    }
+
+    @Override
+    public List<RuntimeInfo> listRuntimes() {
+        return AgentWire.runtimes(call(BridgeMethod.RUNTIME_LIST, BridgeCodec.object()));
+    }
+
+    @Override
+    public Submission submit(SubmitAgentTaskCommand c) {
+        ObjectNode p = BridgeCodec.object();
+        p.put("runtime", c.runtime());
+        p.put("workdir", c.workdir());
+        p.put("path", c.path());
+        p.put("profile", c.profile());
+        p.put("prompt", c.prompt());
+        c.continueFromTaskId().ifPresent(id -> p.put("continue_from_task_id", id.value()));
+        c.correlationId().ifPresent(id -> p.put("correlation_id", id));
+        c.idempotencyKey().ifPresent(key -> p.put("idempotency_key", key));
+        Map.Entry<TaskId, TaskStatus> handle = AgentWire.handle(call(BridgeMethod.TASK_SUBMIT, p));
+        Task current = get(handle.getKey()).task();
+        return new Submission.Created(handle.getValue() == TaskStatus.QUEUED ? asQueued(current) : current);
+    }
+
+    /** The task as submit inserted it, when the handle said {@code queued} but the runner moved on meanwhile. */
+    private static Task asQueued(Task t) {
+        return Task.queued(
+                t.id(),
+                t.runtime(),
+                t.workdirAlias(),
+                t.workdirSlot(),
+                t.relativeCwd(),
+                t.profile(),
+                t.createdAt(),
+                t.deadlineAt(),
+                t.continueFromTaskId(),
+                t.correlationId(),
+                t.idempotencyKey(),
+                t.requestFingerprint(),
+                t.manifest());
+    }
+
+    @Override
+    public TaskView get(TaskId taskId) {
+        return AgentWire.taskView(call(BridgeMethod.TASK_GET, task(taskId)));
+    }
+
+    @Override
+    public EventPage readEvents(TaskId taskId, long afterEventId, int limit) {
+        ObjectNode p = task(taskId);
+        p.put("after_event_id", afterEventId);
+        p.put("limit", limit);
+        return AgentWire.events(call(BridgeMethod.TASK_EVENTS, p));
+    }
+
+    @Override
+    public ResultRead readResult(TaskId taskId, long offsetBytes, int maxBytes) {
+        ObjectNode p = task(taskId);
+        p.put("offset_bytes", offsetBytes);
+        p.put("max_bytes", maxBytes);
+        return AgentWire.result(call(BridgeMethod.TASK_RESULT_READ, p));
+    }
+
+    @Override
+    public InteractionAck respond(TaskId taskId, RequestId requestId, ApprovalResolution resolution) {
+        ObjectNode p = task(taskId);
+        p.put("request_id", requestId.value());
+        p.put("decision", resolution.decision().wire());
+        resolution.grantedPermissionIds().ifPresent(ids -> {
+            ArrayNode list = p.putArray("granted_permission_ids");
+            ids.forEach(list::add);
+        });
+        return AgentWire.ack(call(BridgeMethod.TASK_APPROVAL_RESPOND, p));
+    }
+
+    @Override
+    public InteractionAck answer(TaskId taskId, RequestId requestId, List<QuestionAnswer> answers) {
+        ObjectNode p = task(taskId);
+        p.put("request_id", requestId.value());
+        ArrayNode list = p.putArray("answers");
+        for (QuestionAnswer a : answers) {
+            ObjectNode answer = list.addObject();
+            answer.put("question_id", a.questionId());
+            ArrayNode selected = answer.putArray("selected_option_ids");
+            a.selectedOptionIds().forEach(selected::add);
+            answer.put("text", a.text().orElse(null));
+        }
+        return AgentWire.ack(call(BridgeMethod.TASK_QUESTION_ANSWER, p));
+    }
+
+    @Override
+    public MessageAck send(TaskId taskId, String message) {
+        ObjectNode p = task(taskId);
+        p.put("message", message);
+        return AgentWire.messageAck(call(BridgeMethod.TASK_MESSAGE_SEND, p));
+    }
+
+    @Override
+    public CancelOutcome cancel(TaskId taskId) {
+        return AgentWire.cancel(call(BridgeMethod.TASK_CANCEL, task(taskId)));
+    }
+
+    private static ObjectNode task(TaskId taskId) {
+        ObjectNode p = BridgeCodec.object();
+        p.put("task_id", taskId.value());
+        return p;
+    }
+
+    private ObjectNode call(BridgeMethod method, ObjectNode params) {
+        String requestId = requestIds.get();
+        return BridgeCodec.decodeResponse(exchange.exchange(BridgeCodec.request(requestId, method, params)), requestId);
+    }
+
+    /** One request on a fresh AF_UNIX connection; the whole exchange is bounded by the timeout. */
+    static Exchange socketExchange(Path socketPath, Duration timeout) {
+        UnixDomainSocketAddress socket = UnixDomainSocketAddress.of(Objects.requireNonNull(socketPath, "socketPath"));
+        Objects.requireNonNull(timeout, "timeout");
+        return request -> {
+            SocketChannel channel;
+            try {
+                channel = SocketChannel.open(StandardProtocolFamily.UNIX);
+            } catch (IOException e) {
+                throw new ServerFsException(ErrorCode.AGENT_BRIDGE_ERROR, "the Bridge connection could not be opened");
+            }
+            var deadline = Watchdog.closeAfter(channel, timeout);
+            try (channel) {
+                try {
+                    channel.connect(socket);
+                } catch (IOException e) {
+                    throw unavailable();
+                }
+                try {
+                    LineReader.writeFully(channel, request);
+                } catch (IOException e) {
+                    // The Bridge may have answered and closed before reading (PEER_NOT_AUTHORIZED): read that answer.
+                }
+                return new LineReader(channel, BridgeCodec.MAX_LINE_BYTES)
+                        .next()
+                        .orElseThrow(BridgeClient::unavailable);
+            } catch (LineReader.LineTooLong | EOFException e) {
+                throw new ServerFsException(
+                        ErrorCode.AGENT_BRIDGE_PROTOCOL_ERROR, "invalid Bridge response: truncated or too large");
+            } catch (IOException e) {
+                throw unavailable();
+            } finally {
+                deadline.cancel(false);
+            }
+        };
+    }
+
+    private static ServerFsException unavailable() {
+        return new ServerFsException(ErrorCode.AGENT_BRIDGE_UNAVAILABLE, "Agent Bridge is unavailable");
+    }
+}
