@@ -7,6 +7,7 @@ import static dev.serverfs.adapters.sqlite.jooq.Tables.TASKS;
 import dev.serverfs.adapters.sqlite.jooq.tables.records.PendingRequestsRecord;
 import dev.serverfs.adapters.sqlite.jooq.tables.records.TasksRecord;
 import dev.serverfs.application.port.out.InsertOutcome;
+import dev.serverfs.application.port.out.NewEvent;
 import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
@@ -21,6 +22,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
@@ -93,53 +95,78 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
 
     @Override
     public Task update(TaskId id, UnaryOperator<Task> change) {
-        return database.write("task_update", dsl -> {
-            Task current = requireTask(dsl, id);
-            Task next = change.apply(current);
-            if (next == current) {
-                return current;
-            }
-            if (!next.id().equals(id)) {
-                throw new IllegalArgumentException("update must keep the task id");
-            }
-            Task stored = next.withEventCount(current.eventCount());
-            writeTask(dsl, stored);
-            if (stored.isTerminal()) {
-                // Reference §3.11: entering a terminal state marks any pending request stale.
-                dsl.update(PENDING_REQUESTS)
-                        .set(PENDING_REQUESTS.STATUS, RequestStatus.STALE.wire())
-                        .where(PENDING_REQUESTS.TASK_ID.eq(id.value()))
-                        .and(PENDING_REQUESTS.STATUS.eq(RequestStatus.PENDING.wire()))
-                        .execute();
-            }
-            return stored;
-        });
+        return database.write("task_update", dsl -> update(dsl, id, change, t -> Optional.empty(), 0));
+    }
+
+    @Override
+    public Task update(
+            TaskId id, UnaryOperator<Task> change, Function<Task, Optional<NewEvent>> announce, int maxEventsPerTask) {
+        return database.write("task_update", dsl -> update(dsl, id, change, announce, maxEventsPerTask));
+    }
+
+    private static Task update(
+            DSLContext dsl,
+            TaskId id,
+            UnaryOperator<Task> change,
+            Function<Task, Optional<NewEvent>> announce,
+            int maxEventsPerTask) {
+        Task current = requireTask(dsl, id);
+        Task next = change.apply(current);
+        if (next == current) {
+            return current;
+        }
+        if (!next.id().equals(id)) {
+            throw new IllegalArgumentException("update must keep the task id");
+        }
+        Task stored = next.withEventCount(current.eventCount());
+        writeTask(dsl, stored);
+        if (stored.isTerminal()) {
+            // Reference §3.11: entering a terminal state marks any pending request stale.
+            dsl.update(PENDING_REQUESTS)
+                    .set(PENDING_REQUESTS.STATUS, RequestStatus.STALE.wire())
+                    .where(PENDING_REQUESTS.TASK_ID.eq(id.value()))
+                    .and(PENDING_REQUESTS.STATUS.eq(RequestStatus.PENDING.wire()))
+                    .execute();
+        }
+        Optional<NewEvent> event = announce.apply(stored);
+        if (event.isPresent() && append(dsl, id, event.get(), maxEventsPerTask).isPresent()) {
+            stored = stored.withEventCount(stored.eventCount() + 1);
+        }
+        return stored;
     }
 
     @Override
     public TaskEvent appendEvent(
             TaskId id, String eventType, String payloadJson, Instant createdAt, int maxEventsPerTask) {
-        return database.write("event_append", dsl -> {
-            // Reference §5: the cap is a conditional update of event_count, so it holds under any concurrency.
-            int counted = dsl.update(TASKS)
-                    .set(TASKS.EVENT_COUNT, TASKS.EVENT_COUNT.plus(1))
-                    .where(TASKS.TASK_ID.eq(id.value()))
-                    .and(TASKS.EVENT_COUNT.lt(maxEventsPerTask))
-                    .execute();
-            if (counted == 0) {
-                requireTask(dsl, id);
-                throw new ServerFsException(ErrorCode.AGENT_EVENT_LIMIT_REACHED, "task event limit reached");
-            }
-            long eventId = dsl.insertInto(EVENTS)
-                    .set(EVENTS.TASK_ID, id.value())
-                    .set(EVENTS.EVENT_TYPE, eventType)
-                    .set(EVENTS.PAYLOAD_JSON, payloadJson)
-                    .set(EVENTS.CREATED_AT, SqliteTimestamps.format(createdAt))
-                    .returningResult(EVENTS.EVENT_ID)
-                    .fetchSingle()
-                    .value1();
-            return new TaskEvent(eventId, id, eventType, payloadJson, createdAt);
-        });
+        NewEvent event = new NewEvent(eventType, payloadJson, createdAt);
+        return database.write(
+                "event_append",
+                dsl -> append(dsl, id, event, maxEventsPerTask).orElseThrow(() -> {
+                    requireTask(dsl, id);
+                    return new ServerFsException(ErrorCode.AGENT_EVENT_LIMIT_REACHED, "task event limit reached");
+                }));
+    }
+
+    /** Appends the event unless the task already has {@code maxEventsPerTask}; empty then (or for no such task). */
+    private static Optional<TaskEvent> append(DSLContext dsl, TaskId id, NewEvent event, int maxEventsPerTask) {
+        // Reference §5: the cap is a conditional update of event_count, so it holds under any concurrency.
+        int counted = dsl.update(TASKS)
+                .set(TASKS.EVENT_COUNT, TASKS.EVENT_COUNT.plus(1))
+                .where(TASKS.TASK_ID.eq(id.value()))
+                .and(TASKS.EVENT_COUNT.lt(maxEventsPerTask))
+                .execute();
+        if (counted == 0) {
+            return Optional.empty();
+        }
+        long eventId = dsl.insertInto(EVENTS)
+                .set(EVENTS.TASK_ID, id.value())
+                .set(EVENTS.EVENT_TYPE, event.eventType())
+                .set(EVENTS.PAYLOAD_JSON, event.payloadJson())
+                .set(EVENTS.CREATED_AT, SqliteTimestamps.format(event.createdAt()))
+                .returningResult(EVENTS.EVENT_ID)
+                .fetchSingle()
+                .value1();
+        return Optional.of(new TaskEvent(eventId, id, event.eventType(), event.payloadJson(), event.createdAt()));
     }
 
     @Override

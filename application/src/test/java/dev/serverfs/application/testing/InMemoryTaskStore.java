@@ -1,6 +1,7 @@
 package dev.serverfs.application.testing;
 
 import dev.serverfs.application.port.out.InsertOutcome;
+import dev.serverfs.application.port.out.NewEvent;
 import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /** A {@link TaskStore} in memory, one monitor for atomicity; passes {@code TaskStoreContract}. */
@@ -78,6 +80,27 @@ public final class InMemoryTaskStore implements TaskStore {
         }
         tasks.put(id, stored);
         return stored;
+    }
+
+    @Override
+    public synchronized Task update(
+            TaskId id, UnaryOperator<Task> change, Function<Task, Optional<NewEvent>> announce, int maxEventsPerTask) {
+        Task before = require(id);
+        Task after = update(id, change);
+        if (after == before || after.eventCount() >= maxEventsPerTask) {
+            return after;
+        }
+        Optional<NewEvent> event = announce.apply(after);
+        if (event.isEmpty()) {
+            return after;
+        }
+        appendEvent(
+                id,
+                event.get().eventType(),
+                event.get().payloadJson(),
+                event.get().createdAt(),
+                maxEventsPerTask);
+        return require(id);
     }
 
     @Override

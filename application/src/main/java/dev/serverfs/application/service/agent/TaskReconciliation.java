@@ -124,9 +124,10 @@ final class TaskReconciliation implements SlotRecovery {
                         .build());
         ErrorCode code =
                 records.now().isBefore(task.deadlineAt()) ? ErrorCode.BRIDGE_RESTARTED : ErrorCode.AGENT_TASK_TIMED_OUT;
-        records.terminate(task.id(), t -> t.interrupted(code, "the Agent service restarted", records.now()))
-                .ifPresent(t -> records.event(
-                        task.id(),
+        records.terminate(
+                task.id(),
+                t -> t.interrupted(code, "the Agent service restarted", records.now()),
+                t -> new TaskRecords.Announcement(
                         EventType.TASK_RECONCILED,
                         JsonValue.object()
                                 .put("status", t.status().wire())
@@ -184,13 +185,12 @@ final class TaskReconciliation implements SlotRecovery {
         }
         if (task.isPresent() && !task.get().isTerminal()) {
             records.terminate(
-                            guard.taskId(),
-                            t -> t.interrupted(
-                                    ErrorCode.AGENT_PROVIDER_INACTIVE,
-                                    "provider is no longer active during recovery",
-                                    records.now()))
-                    .ifPresent(t ->
-                            records.errorEvent(t.id(), EventType.TASK_INTERRUPTED, ErrorCode.AGENT_PROVIDER_INACTIVE));
+                    guard.taskId(),
+                    t -> t.interrupted(
+                            ErrorCode.AGENT_PROVIDER_INACTIVE,
+                            "provider is no longer active during recovery",
+                            records.now()),
+                    t -> TaskRecords.Announcement.error(EventType.TASK_INTERRUPTED, ErrorCode.AGENT_PROVIDER_INACTIVE));
         }
         return lease.removeGuard(guard.taskId());
     }

@@ -23,7 +23,7 @@ import dev.serverfs.domain.task.RecoveryGuard;
 import dev.serverfs.domain.task.RecoveryPolicy;
 import dev.serverfs.domain.task.ResultPlacement;
 import dev.serverfs.domain.task.Task;
-import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskResult;
 import dev.serverfs.domain.task.TaskStatus;
 import java.util.List;
 import java.util.Optional;
@@ -103,13 +103,7 @@ final class TaskRunner {
         String text = EventRedaction.redactText(finalResponse, run.hostRoot());
         switch (ResultPlacement.of(text, records.limits())) {
             case ResultPlacement.Inline inline -> {
-                if (records.terminate(run.id, t -> t.succeeded(inline.result(), records.now()))
-                        .isPresent()) {
-                    completedEvent(
-                            run.id,
-                            inline.result().storage().wire(),
-                            inline.result().sizeBytes());
-                }
+                records.terminate(run.id, t -> t.succeeded(inline.result(), records.now()), TaskRunner::completed);
             }
             case ResultPlacement.Spool spooled -> {
                 if (records.require(run.id).isTerminal()) {
@@ -128,13 +122,8 @@ final class TaskRunner {
                                 .put("size_bytes", spooled.result().sizeBytes())
                                 .put("sha256", spooled.result().sha256())
                                 .build());
-                if (records.terminate(run.id, t -> t.succeeded(spooled.result(), records.now()))
-                        .isPresent()) {
-                    completedEvent(
-                            run.id,
-                            spooled.result().storage().wire(),
-                            spooled.result().sizeBytes());
-                } else {
+                if (records.terminate(run.id, t -> t.succeeded(spooled.result(), records.now()), TaskRunner::completed)
+                        .isEmpty()) {
                     spool.delete(run.id);
                 }
             }
@@ -143,27 +132,26 @@ final class TaskRunner {
         }
     }
 
-    private void completedEvent(TaskId id, String storage, long size) {
-        records.event(
-                id,
+    /** The {@code task.completed} event of a task that just succeeded. */
+    private static TaskRecords.Announcement completed(Task task) {
+        TaskResult result = task.result().orElseThrow();
+        return new TaskRecords.Announcement(
                 EventType.TASK_COMPLETED,
                 JsonValue.object()
-                        .put("result_storage", storage)
-                        .put("result_size_bytes", size)
+                        .put("result_storage", result.storage().wire())
+                        .put("result_size_bytes", result.sizeBytes())
                         .build());
     }
 
     /** Reference §4.3 Run: errors while waiting interrupt the task, otherwise fail it. */
     private void providerFailed(LiveRun run, ErrorCode code, String message) {
         records.terminate(
-                        run.id,
-                        t -> t.status().isWaiting() || t.status() == TaskStatus.QUEUED
-                                ? t.interrupted(code, message, records.now())
-                                : t.failed(code, message, records.now()))
-                .ifPresent(t -> records.errorEvent(
-                        run.id,
-                        t.status() == TaskStatus.FAILED ? EventType.TASK_FAILED : EventType.TASK_INTERRUPTED,
-                        code));
+                run.id,
+                t -> t.status().isWaiting() || t.status() == TaskStatus.QUEUED
+                        ? t.interrupted(code, message, records.now())
+                        : t.failed(code, message, records.now()),
+                t -> TaskRecords.Announcement.error(
+                        t.status() == TaskStatus.FAILED ? EventType.TASK_FAILED : EventType.TASK_INTERRUPTED, code));
     }
 
     private void cleanup(LiveRun run, boolean providerStopped) {

@@ -46,10 +46,11 @@ final class TaskStopping implements CancelAgentTaskUseCase {
         Optional<LiveRun> run = live.find(id);
         run.ifPresent(r -> r.cancelRequested.set(true));
         // v0.7.3 §14.1: persist cancelled (pending request → stale) before returning.
-        Optional<Task> ended = records.terminate(id, t -> t.cancelled(records.now()));
-        if (ended.isPresent()) {
-            records.event(id, EventType.TASK_CANCELLED, JsonValue.object().build());
-        }
+        Optional<Task> ended = records.terminate(
+                id,
+                t -> t.cancelled(records.now()),
+                t -> new TaskRecords.Announcement(
+                        EventType.TASK_CANCELLED, JsonValue.object().build()));
         run.ifPresent(r -> {
             failPending(r, ErrorCode.AGENT_TASK_TERMINAL);
             stopProvider(r);
@@ -62,9 +63,10 @@ final class TaskStopping implements CancelAgentTaskUseCase {
     /** The task deadline passed (reference §4.3): interrupted {@code AGENT_TASK_TIMED_OUT}. */
     void onDeadline(LiveRun run) {
         Optional<Task> ended = records.terminate(
-                run.id, t -> t.interrupted(ErrorCode.AGENT_TASK_TIMED_OUT, "the task deadline passed", records.now()));
+                run.id,
+                t -> t.interrupted(ErrorCode.AGENT_TASK_TIMED_OUT, "the task deadline passed", records.now()),
+                t -> TaskRecords.Announcement.error(EventType.TASK_INTERRUPTED, ErrorCode.AGENT_TASK_TIMED_OUT));
         if (ended.isPresent()) {
-            records.errorEvent(run.id, EventType.TASK_INTERRUPTED, ErrorCode.AGENT_TASK_TIMED_OUT);
             failPending(run, ErrorCode.AGENT_TASK_TIMED_OUT);
             stopProvider(run);
         }
@@ -102,9 +104,9 @@ final class TaskStopping implements CancelAgentTaskUseCase {
         for (LiveRun run : live.snapshot()) {
             run.cancelRequested.set(true);
             records.terminate(
-                            run.id,
-                            t -> t.interrupted(ErrorCode.BRIDGE_SHUTDOWN, "the Agent service stopped", records.now()))
-                    .ifPresent(t -> records.errorEvent(run.id, EventType.TASK_INTERRUPTED, ErrorCode.BRIDGE_SHUTDOWN));
+                    run.id,
+                    t -> t.interrupted(ErrorCode.BRIDGE_SHUTDOWN, "the Agent service stopped", records.now()),
+                    t -> TaskRecords.Announcement.error(EventType.TASK_INTERRUPTED, ErrorCode.BRIDGE_SHUTDOWN));
             failPending(run, ErrorCode.BRIDGE_SHUTDOWN);
             stopProvider(run);
         }

@@ -207,6 +207,57 @@ public abstract class TaskStoreContract {
     }
 
     @Test
+    void an_update_and_its_event_are_written_together_and_an_unchanged_task_gets_no_event() {
+        Task a = insertRunning(1);
+        Task cancelled = store.update(
+                a.id(),
+                t -> t.cancelled(T0),
+                t -> Optional.of(new NewEvent("task." + t.status().wire(), "{\"by\":\"caller\"}", T0)),
+                MAX_EVENTS);
+        assertEquals(TaskStatus.CANCELLED, cancelled.status());
+        assertEquals(1, cancelled.eventCount());
+        assertEquals(cancelled, store.find(a.id()).orElseThrow());
+        List<TaskEvent> events = store.events(a.id(), 0, 100);
+        assertEquals(
+                List.of("task.cancelled"),
+                events.stream().map(TaskEvent::eventType).toList());
+        assertEquals("{\"by\":\"caller\"}", events.get(0).payloadJson());
+
+        Task same =
+                store.update(a.id(), t -> t, t -> Optional.of(new NewEvent("task.cancelled", "{}", T0)), MAX_EVENTS);
+        assertEquals(1, same.eventCount());
+        assertEquals(1, store.events(a.id(), 0, 100).size());
+    }
+
+    @Test
+    void the_event_cap_never_undoes_an_update_and_a_refused_change_appends_nothing() {
+        Task a = insertRunning(1);
+        store.appendEvent(a.id(), "x", "{}", T0, 1);
+        Task cancelled = store.update(
+                a.id(), t -> t.cancelled(T0), t -> Optional.of(new NewEvent("task.cancelled", "{}", T0)), 1);
+        assertEquals(TaskStatus.CANCELLED, cancelled.status());
+        assertEquals(1, cancelled.eventCount());
+        assertEquals(
+                List.of("x"),
+                store.events(a.id(), 0, 100).stream().map(TaskEvent::eventType).toList());
+
+        Task q = queued(2);
+        store.insert(q, MAX_ACTIVE);
+        assertCode(
+                ErrorCode.INVALID_TASK_TRANSITION,
+                () -> store.update(
+                        q.id(),
+                        x -> x.running(T0),
+                        t -> Optional.of(new NewEvent("task.started", "{}", T0)),
+                        MAX_EVENTS));
+        assertEquals(Optional.of(q), store.find(q.id()));
+        assertEquals(List.of(), store.events(q.id(), 0, 100));
+        assertCode(
+                ErrorCode.AGENT_TASK_NOT_FOUND,
+                () -> store.update(taskId(9), t -> t, t -> Optional.of(new NewEvent("x", "{}", T0)), MAX_EVENTS));
+    }
+
+    @Test
     void opening_a_request_moves_the_task_to_waiting() {
         Task a = insertRunning(1);
         PendingRequest r = approvalRequest(1, a.id(), T0.plusSeconds(5));
