@@ -28,7 +28,6 @@ import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -88,13 +87,8 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
     }
 
     private Optional<String> runProbe() {
-        return ProviderProbe.firstLine(
-                        new ProviderCommand(
-                                List.of(settings.bin(), "--version"),
-                                Path.of("/"),
-                                ClaudeCommandLine.environment(settings.environment()),
-                                4096),
-                        settings.probeTimeout())
+        return ProviderProbe.version(
+                        settings.bin(), ClaudeCommandLine.environment(settings.environment()), settings.probeTimeout())
                 .map(ClaudeAgentRuntime::versionOf);
     }
 

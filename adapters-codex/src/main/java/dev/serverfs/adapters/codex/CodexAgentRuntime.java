@@ -17,9 +17,7 @@ import dev.serverfs.domain.task.ReconcileResult;
 import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -73,12 +71,9 @@ public final class CodexAgentRuntime implements AgentRuntime {
     }
 
     private Optional<String> runProbe() {
-        return ProviderProbe.firstLine(
-                        new ProviderCommand(
-                                List.of(settings.bin(), "--version"),
-                                Path.of("/"),
-                                CodexCommandLine.environment(settings.environment(), settings.codexHome()),
-                                4096),
+        return ProviderProbe.version(
+                        settings.bin(),
+                        CodexCommandLine.environment(settings.environment(), settings.codexHome()),
                         settings.requestTimeout())
                 .map(CodexAgentRuntime::versionOf);
     }

@@ -1,6 +1,9 @@
 package dev.serverfs.adapters.provider;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -15,6 +18,11 @@ public final class ProviderProbe {
     private static final Duration READ_WAIT = Duration.ofSeconds(2);
 
     private ProviderProbe() {}
+
+    /** The first line {@code <bin> --version} prints, run in {@code /} with {@code environment}, within {@code timeout}. */
+    public static Optional<String> version(String bin, Map<String, String> environment, Duration timeout) {
+        return firstLine(new ProviderCommand(List.of(bin, "--version"), Path.of("/"), environment, 4096), timeout);
+    }
 
     public static Optional<String> firstLine(ProviderCommand command, Duration timeout) {
         ProviderChild child;
