@@ -31,11 +31,14 @@ public final class McpServer implements AutoCloseable {
 
     private final Undertow undertow;
     private final ExecutorService workers;
+    private final BodyBudget budget;
     private final int port;
     private final String host;
     private final Set<String> tools;
 
-    private McpServer(Undertow undertow, ExecutorService workers, int port, String host, Set<String> tools) {
+    private McpServer(
+            Undertow undertow, ExecutorService workers, BodyBudget budget, int port, String host, Set<String> tools) {
+        this.budget = budget;
         this.undertow = undertow;
         this.workers = workers;
         this.port = port;
@@ -76,13 +79,9 @@ public final class McpServer implements AutoCloseable {
         ExecutorService workers = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("mcp-call-", 0).factory());
         GateHolder gate = new GateHolder(settings);
+        BodyBudget budget = new BodyBudget(settings.maxBodyBytesInFlight());
         McpHttpHandler handler = new McpHttpHandler(
-                gate::current,
-                sessions,
-                dispatcher,
-                settings.maxRequestBodyBytes(),
-                new BodyBudget(settings.maxBodyBytesInFlight()),
-                workers);
+                gate::current, sessions, dispatcher, settings.maxRequestBodyBytes(), budget, workers);
         Undertow undertow = Undertow.builder()
                 .addHttpListener(settings.port(), settings.host())
                 .setByteBufferPool(bufferPool())
@@ -100,7 +99,7 @@ public final class McpServer implements AutoCloseable {
         }
         int port = ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
         gate.bind(port);
-        return new McpServer(undertow, workers, port, settings.host(), Set.copyOf(registry.names()));
+        return new McpServer(undertow, workers, budget, port, settings.host(), Set.copyOf(registry.names()));
     }
 
     /**
@@ -116,6 +115,11 @@ public final class McpServer implements AutoCloseable {
     /** The bound TCP port. */
     public int port() {
         return port;
+    }
+
+    /** Request-body bytes held in memory right now (tests wait on it instead of racing the I/O threads). */
+    long bodyBytesInFlight() {
+        return budget.reserved();
     }
 
     /** The MCP endpoint URL as a local client reaches it, e.g. {@code http://127.0.0.1:8000/mcp}. */

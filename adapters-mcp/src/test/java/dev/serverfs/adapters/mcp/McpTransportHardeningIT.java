@@ -118,6 +118,9 @@ class McpTransportHardeningIT {
         // Two uploads that stall part-way hold 99,990 of the 100,000 budget bytes: no 45-byte ping fits beside them.
         Socket first = stalledUpload(port, id, 65_000, 60_000);
         Socket second = stalledUpload(port, id, 65_000, 39_990);
+        // Only once both hold their bytes: a ping in flight while the second arrives would make *it* the refused one.
+        McpServer server = servers.getLast();
+        assertEquals(99_990, awaitAtLeast(server::bodyBytesInFlight, 99_990), "the stalled uploads' bytes in flight");
 
         HttpResponse<String> busy = awaitStatus(client, id, 503);
 
@@ -284,6 +287,17 @@ class McpTransportHardeningIT {
             Thread.onSpinWait();
         } while (System.nanoTime() < deadline);
         throw new AssertionError("no " + status + " within " + DEADLINE + "; last: " + last.statusCode());
+    }
+
+    /** Polls {@code value} until it is at least {@code bound} or the deadline passes; returns the last value. */
+    private static long awaitAtLeast(LongSupplier value, long bound) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        long last = value.getAsLong();
+        while (last < bound && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            last = value.getAsLong();
+        }
+        return last;
     }
 
     /** Polls {@code value} until it is at most {@code bound} or the deadline passes; returns the last value. */
