@@ -140,6 +140,6 @@ public final class MutationGate {
         ErrorCode code = e.code() == ErrorCode.WORKDIR_BUSY || e.code() == ErrorCode.WORKDIR_RECOVERY_REQUIRED
                 ? e.code()
                 : ErrorCode.AGENT_LOCK_UNAVAILABLE;
-        return new ServerFsException(code, target.label() + " — " + message);
+        return new ServerFsException(code, target.label(), message);
     }
 }
