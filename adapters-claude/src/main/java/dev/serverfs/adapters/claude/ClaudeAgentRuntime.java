@@ -25,6 +25,7 @@ import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.QuestionRequest;
 import dev.serverfs.domain.task.ReconcileResult;
 import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
@@ -50,7 +51,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Live steering is not supported ({@code live_steer} false).
  */
 public final class ClaudeAgentRuntime implements AgentRuntime {
-    public static final String NAME = "claude";
     /** The longest stdout line accepted: a result carries the whole final response (up to 8 MiB, §3.16). */
     static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
     /**
@@ -73,17 +73,18 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
     }
 
     @Override
-    public String name() {
-        return NAME;
+    public RuntimeName name() {
+        return RuntimeName.CLAUDE;
     }
 
     @Override
     public RuntimeInfo probe() {
         Optional<String> version = probedVersion.get();
         if (version.isEmpty()) {
-            return RuntimeInfo.unavailable(NAME);
+            return RuntimeInfo.unavailable(RuntimeName.CLAUDE.wire());
         }
-        return new RuntimeInfo(NAME, true, version, true, false, true, true, InFlightRecovery.SESSION_RESUME);
+        return new RuntimeInfo(
+                RuntimeName.CLAUDE.wire(), true, version, true, false, true, true, InFlightRecovery.SESSION_RESUME);
     }
 
     private Optional<String> runProbe() {

@@ -15,6 +15,7 @@ import dev.serverfs.domain.task.InFlightRecovery;
 import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.ReconcileResult;
 import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import java.time.Duration;
@@ -39,7 +40,6 @@ import java.util.Optional;
  * otherwise the recorded pid and start time are.
  */
 public final class CodexAgentRuntime implements AgentRuntime {
-    public static final String NAME = "codex";
     /** stdin closed, then 2 s (Codex exits in well under a second), 3 s after SIGTERM, 3 s after SIGKILL. */
     static final StopPolicy STOP =
             new StopPolicy(Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(3), true);
@@ -57,17 +57,18 @@ public final class CodexAgentRuntime implements AgentRuntime {
     }
 
     @Override
-    public String name() {
-        return NAME;
+    public RuntimeName name() {
+        return RuntimeName.CODEX;
     }
 
     @Override
     public RuntimeInfo probe() {
         Optional<String> v = version.get();
         if (v.isEmpty()) {
-            return RuntimeInfo.unavailable(NAME);
+            return RuntimeInfo.unavailable(RuntimeName.CODEX.wire());
         }
-        return new RuntimeInfo(NAME, true, v, true, true, true, true, InFlightRecovery.SESSION_RESUME);
+        return new RuntimeInfo(
+                RuntimeName.CODEX.wire(), true, v, true, true, true, true, InFlightRecovery.SESSION_RESUME);
     }
 
     private Optional<String> runProbe() {

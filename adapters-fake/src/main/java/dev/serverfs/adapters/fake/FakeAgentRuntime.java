@@ -24,6 +24,7 @@ import dev.serverfs.domain.task.QuestionRequest;
 import dev.serverfs.domain.task.ReconcileResult;
 import dev.serverfs.domain.task.ReconcileStatus;
 import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import java.nio.file.Path;
@@ -51,7 +52,6 @@ import java.util.concurrent.CountDownLatch;
  * stall-cancel:}, {@code result-on-cancel:}) are described in {@link FakeProvider}.
  */
 public final class FakeAgentRuntime implements AgentRuntime {
-    public static final String NAME = "fake";
     /** How long a stopped child gets to exit on its own before it is killed. */
     public static final Duration STOP_GRACE = Duration.ofSeconds(2);
     /** The same for a {@code hold:} child: long enough for a test to release it by killing its pid. */
@@ -89,13 +89,14 @@ public final class FakeAgentRuntime implements AgentRuntime {
     }
 
     @Override
-    public String name() {
-        return NAME;
+    public RuntimeName name() {
+        return RuntimeName.FAKE;
     }
 
     @Override
     public RuntimeInfo probe() {
-        return new RuntimeInfo(NAME, true, Optional.of("phase-a"), true, true, true, true, InFlightRecovery.NONE);
+        return new RuntimeInfo(
+                RuntimeName.FAKE.wire(), true, Optional.of("phase-a"), true, true, true, true, InFlightRecovery.NONE);
     }
 
     @Override

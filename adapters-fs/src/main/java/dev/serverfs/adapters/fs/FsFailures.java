@@ -11,7 +11,7 @@ final class FsFailures {
     private FsFailures() {}
 
     static ServerFsException of(ErrorCode code, String label) {
-        return new ServerFsException(code, label + " — " + message(code));
+        return new ServerFsException(code, label, message(code));
     }
 
     static String label(String alias, String path) {

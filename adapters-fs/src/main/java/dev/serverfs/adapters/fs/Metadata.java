@@ -34,7 +34,8 @@ final class Metadata {
         } catch (ErrnoException e) {
             throw new ServerFsException(
                     ErrorCode.METADATA_PRESERVATION_FAILED,
-                    label + " — the file's mode, owner or extended attributes cannot be preserved ("
+                    label,
+                    "the file's mode, owner or extended attributes cannot be preserved ("
                             + Publication.strerror(e.errno()) + ")");
         }
     }

@@ -67,7 +67,7 @@ final class Publication {
             return confinement.open(root, path.parent(), O_RDONLY | O_DIRECTORY, label);
         } catch (ServerFsException e) {
             if (creating && e.code() == ErrorCode.PATH_NOT_FOUND) {
-                throw new ServerFsException(ErrorCode.PARENT_NOT_FOUND, label + " — parent directory not found");
+                throw new ServerFsException(ErrorCode.PARENT_NOT_FOUND, label, "parent directory not found");
             }
             throw e;
         }
@@ -291,16 +291,15 @@ final class Publication {
     }
 
     static ServerFsException conflict(String label) {
-        return new ServerFsException(
-                ErrorCode.REVISION_CONFLICT, label + " — the path changed since expected_revision");
+        return new ServerFsException(ErrorCode.REVISION_CONFLICT, label, "the path changed since expected_revision");
     }
 
     private static ServerFsException exists(String label) {
-        return new ServerFsException(ErrorCode.PATH_ALREADY_EXISTS, label + " — something already exists at this path");
+        return new ServerFsException(ErrorCode.PATH_ALREADY_EXISTS, label, "something already exists at this path");
     }
 
     private static ServerFsException notEmpty(String label) {
-        return new ServerFsException(ErrorCode.DIRECTORY_NOT_EMPTY, label + " — directory is not empty");
+        return new ServerFsException(ErrorCode.DIRECTORY_NOT_EMPTY, label, "directory is not empty");
     }
 
     /** Permission → {@code ACCESS_DENIED}; descriptor exhaustion → {@code RESOURCE_EXHAUSTED}; else I/O (§2.8). */

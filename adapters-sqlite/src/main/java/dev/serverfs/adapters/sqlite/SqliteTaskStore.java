@@ -95,12 +95,12 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
 
     @Override
     public Task update(TaskId id, UnaryOperator<Task> change) {
-        return database.write("task_update", dsl -> update(dsl, id, change, t -> Optional.empty(), 0));
+        return database.write("task_update", dsl -> update(dsl, id, change, t -> List.of(), 0));
     }
 
     @Override
     public Task update(
-            TaskId id, UnaryOperator<Task> change, Function<Task, Optional<NewEvent>> announce, int maxEventsPerTask) {
+            TaskId id, UnaryOperator<Task> change, Function<Task, List<NewEvent>> announce, int maxEventsPerTask) {
         return database.write("task_update", dsl -> update(dsl, id, change, announce, maxEventsPerTask));
     }
 
@@ -108,7 +108,7 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
             DSLContext dsl,
             TaskId id,
             UnaryOperator<Task> change,
-            Function<Task, Optional<NewEvent>> announce,
+            Function<Task, List<NewEvent>> announce,
             int maxEventsPerTask) {
         Task current = requireTask(dsl, id);
         Task next = change.apply(current);
@@ -128,9 +128,10 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
                     .and(PENDING_REQUESTS.STATUS.eq(RequestStatus.PENDING.wire()))
                     .execute();
         }
-        Optional<NewEvent> event = announce.apply(stored);
-        if (event.isPresent() && append(dsl, id, event.get(), maxEventsPerTask).isPresent()) {
-            stored = stored.withEventCount(stored.eventCount() + 1);
+        for (NewEvent event : announce.apply(stored)) {
+            if (append(dsl, id, event, maxEventsPerTask).isPresent()) {
+                stored = stored.withEventCount(stored.eventCount() + 1);
+            }
         }
         return stored;
     }

@@ -49,20 +49,20 @@ public final class EditTextFileService implements EditTextFileUseCase {
             String revisionBefore = before.revision().token();
             if (!before.revision().equals(new Revision(command.expectedRevision()))) {
                 throw new ServerFsException(
-                        ErrorCode.REVISION_CONFLICT, label + " — the file changed since expected_revision was read");
+                        ErrorCode.REVISION_CONFLICT, label, "the file changed since expected_revision was read");
             }
             if (before.nlink() > 1) {
                 throw new ServerFsException(
-                        ErrorCode.MULTIPLE_HARDLINKS_NOT_SUPPORTED, label + " — the file has more than one hard link");
+                        ErrorCode.MULTIPLE_HARDLINKS_NOT_SUPPORTED, label, "the file has more than one hard link");
             }
             if (before.size() > maxWrite) {
                 throw new ServerFsException(
-                        ErrorCode.WRITE_TOO_LARGE, label + " — file is larger than " + maxWrite + " bytes");
+                        ErrorCode.WRITE_TOO_LARGE, label, "file is larger than " + maxWrite + " bytes");
             }
             byte[] original = readAll(file, maxWrite);
             if (!file.stat().revision().token().equals(revisionBefore)) {
                 throw new ServerFsException(
-                        ErrorCode.FILE_CHANGED_DURING_READ, label + " — file changed while it was being read");
+                        ErrorCode.FILE_CHANGED_DURING_READ, label, "file changed while it was being read");
             }
             EditedText edited = TextEdits.apply(original, command.edits(), maxWrite, label);
             if (command.dryRun()) {

@@ -84,38 +84,48 @@ public final class MutationGate {
         return new Target(workdir, path, PathFailure.label(workdir.alias().value(), raw));
     }
 
-    /** Runs {@code mutation} under the process-wide lock and, when configured, the slot's writer lease. */
+    /**
+     * Runs {@code mutation} under the process-wide lock and, when configured, the slot's writer lease. A recovery
+     * guard met on the way is reconciled lazily once (v0.7.2: a proven provider stop clears it), outside the lock so
+     * that other workdirs' mutations never wait for a provider's proof of stop, and the lease is tried once more;
+     * anything else, including unknown provider state, stays fail-closed.
+     */
     public <T> T run(Target target, Supplier<T> mutation) {
+        Optional<T> done = locked(target, mutation, true);
+        if (done.isPresent()) {
+            return done.get();
+        }
+        return locked(target, mutation, false).orElseThrow();
+    }
+
+    /** Empty only when {@code mayRecover} and a guard was met that reconciliation has since cleared. */
+    private <T> Optional<T> locked(Target target, Supplier<T> mutation, boolean mayRecover) {
+        WriterLease lease = null;
         lock.lock();
         try {
-            if (leases.isEmpty()) {
-                return mutation.get();
+            if (leases.isPresent()) {
+                try {
+                    lease = leases.get().acquireForMutation(target.workdir().slot());
+                } catch (ServerFsException e) {
+                    if (!mayRecover || e.code() != ErrorCode.WORKDIR_RECOVERY_REQUIRED) {
+                        throw translated(target, e);
+                    }
+                    lock.unlock();
+                    try {
+                        if (reconciled(target.workdir().slot())) {
+                            return Optional.empty();
+                        }
+                    } finally {
+                        lock.lock();
+                    }
+                    throw translated(target, e);
+                }
             }
-            try (WriterLease lease = acquireLease(target)) {
-                return mutation.get();
+            try (WriterLease held = lease) {
+                return Optional.of(mutation.get());
             }
         } finally {
             lock.unlock();
-        }
-    }
-
-    /**
-     * The slot's lease for one mutation. A recovery guard is reconciled lazily once (v0.7.2: a proven provider stop
-     * clears it) and the lease tried again; anything else, including unknown provider state, stays fail-closed.
-     */
-    private WriterLease acquireLease(Target target) {
-        int slot = target.workdir().slot();
-        try {
-            return leases.get().acquireForMutation(slot);
-        } catch (ServerFsException e) {
-            if (e.code() != ErrorCode.WORKDIR_RECOVERY_REQUIRED || !reconciled(slot)) {
-                throw translated(target, e);
-            }
-        }
-        try {
-            return leases.get().acquireForMutation(slot);
-        } catch (ServerFsException e) {
-            throw translated(target, e);
         }
     }
 
@@ -140,6 +150,6 @@ public final class MutationGate {
         ErrorCode code = e.code() == ErrorCode.WORKDIR_BUSY || e.code() == ErrorCode.WORKDIR_RECOVERY_REQUIRED
                 ? e.code()
                 : ErrorCode.AGENT_LOCK_UNAVAILABLE;
-        return new ServerFsException(code, target.label() + " — " + message);
+        return new ServerFsException(code, target.label(), message);
     }
 }

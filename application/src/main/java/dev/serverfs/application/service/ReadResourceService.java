@@ -37,13 +37,14 @@ public final class ReadResourceService implements ReadResourceUseCase {
             if (read.page().hasMore()) {
                 throw new ServerFsException(
                         ErrorCode.RESOURCE_TOO_LARGE,
-                        label + " — file exceeds the resource read budget; use read_text_file for paginated access");
+                        label,
+                        "file exceeds the resource read budget; use read_text_file for paginated access");
             }
             return read.page().content();
         } catch (ServerFsException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new ServerFsException(ErrorCode.READ_FAILED, label + " — read failed");
+            throw new ServerFsException(ErrorCode.READ_FAILED, label, "read failed");
         }
     }
 }

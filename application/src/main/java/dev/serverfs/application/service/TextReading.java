@@ -41,7 +41,7 @@ final class TextReading {
             String revision = before.revision().token();
             if (!revision.equals(after.revision().token())) {
                 throw new ServerFsException(
-                        ErrorCode.FILE_CHANGED_DURING_READ, label + " — file changed while it was being read");
+                        ErrorCode.FILE_CHANGED_DURING_READ, label, "file changed while it was being read");
             }
             return new Read(page, revision);
         }

@@ -39,23 +39,23 @@ public final class UploadBinaryFileService implements UploadBinaryFileUseCase {
         String label = target.label();
         if (command.overwrite() && command.expectedRevision().isEmpty()) {
             throw new ServerFsException(
-                    ErrorCode.EXPECTED_REVISION_REQUIRED, label + " — overwrite=true requires expected_revision");
+                    ErrorCode.EXPECTED_REVISION_REQUIRED, label, "overwrite=true requires expected_revision");
         }
         if (!command.overwrite() && command.expectedRevision().isPresent()) {
             throw new ServerFsException(
                     ErrorCode.EXPECTED_REVISION_NOT_ALLOWED,
-                    label + " — expected_revision is only allowed with overwrite=true");
+                    label,
+                    "expected_revision is only allowed with overwrite=true");
         }
         boolean base64 = command.dataBase64().isPresent();
         boolean file = command.file().isPresent();
         if (!base64 && !file) {
             throw new ServerFsException(
-                    ErrorCode.BINARY_SOURCE_REQUIRED, label + " — provide exactly one of data_base64 or file");
+                    ErrorCode.BINARY_SOURCE_REQUIRED, label, "provide exactly one of data_base64 or file");
         }
         if (base64 && file) {
             throw new ServerFsException(
-                    ErrorCode.BINARY_SOURCE_CONFLICT,
-                    label + " — provide exactly one of data_base64 or file, not both");
+                    ErrorCode.BINARY_SOURCE_CONFLICT, label, "provide exactly one of data_base64 or file, not both");
         }
         long max = target.workdir().policy().maxBinaryTransferBytes();
         byte[] bytes = base64
@@ -83,7 +83,8 @@ public final class UploadBinaryFileService implements UploadBinaryFileUseCase {
         if (ingress.isEmpty()) {
             throw new ServerFsException(
                     ErrorCode.FILE_INGRESS_DISABLED,
-                    label + " — the file source is disabled on this server; use data_base64");
+                    label,
+                    "the file source is disabled on this server; use data_base64");
         }
         byte[] bytes = ingress.get().fetch(file.downloadUrl(), max);
         // The client enforces the ceiling too; a port that returned more must not get past this line (v0.5 §8).
@@ -102,11 +103,11 @@ public final class UploadBinaryFileService implements UploadBinaryFileUseCase {
             FileStat before = file.stat();
             if (!before.revision().equals(expected)) {
                 throw new ServerFsException(
-                        ErrorCode.REVISION_CONFLICT, label + " — the file changed since expected_revision was read");
+                        ErrorCode.REVISION_CONFLICT, label, "the file changed since expected_revision was read");
             }
             if (before.nlink() > 1) {
                 throw new ServerFsException(
-                        ErrorCode.MULTIPLE_HARDLINKS_NOT_SUPPORTED, label + " — the file has more than one hard link");
+                        ErrorCode.MULTIPLE_HARDLINKS_NOT_SUPPORTED, label, "the file has more than one hard link");
             }
             FileStat after = file.replace(bytes, before.revision());
             return new UploadedBinaryFile(

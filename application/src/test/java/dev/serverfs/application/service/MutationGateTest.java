@@ -172,6 +172,43 @@ class MutationGateTest {
     }
 
     @Test
+    void a_slow_reconciliation_does_not_hold_the_process_wide_lock() throws Exception {
+        InMemoryWriterLeases leases = new InMemoryWriterLeases();
+        java.util.concurrent.CountDownLatch reconciling = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch otherDone = new java.util.concurrent.CountDownLatch(1);
+        AtomicBoolean otherRanDuringReconcile = new AtomicBoolean();
+        MutationGate[] gate = new MutationGate[1];
+        gate[0] = new MutationGate(WORKDIRS, Optional.of(leases), slot -> {
+            reconciling.countDown();
+            try {
+                // a mutation of another workdir must get through while this one waits for proof of stop
+                otherRanDuringReconcile.set(otherDone.await(10, java.util.concurrent.TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return false;
+        });
+        try (WriterLease agent = leases.acquire(3)) {
+            agent.publishGuard(RecoveryGuard.forTask(TaskFixtures.running(2), TaskFixtures.T0));
+        }
+        MutationGate.Target guarded = gate[0].target("rw", "f");
+        Thread other = Thread.ofVirtual().start(() -> {
+            try {
+                reconciling.await();
+                gate[0].run(new MutationGate.Target(WORKDIRS.require("ro"), guarded.path(), "ro:f"), () -> true);
+                otherDone.countDown();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertEquals(
+                ErrorCode.WORKDIR_RECOVERY_REQUIRED,
+                failure(() -> gate[0].run(guarded, () -> true)).code());
+        other.join();
+        assertTrue(otherRanDuringReconcile.get(), "the other mutation ran while the guard was being reconciled");
+    }
+
+    @Test
     void recovery_is_asked_once_only_for_a_guard_and_its_failure_stays_fail_closed() {
         InMemoryWriterLeases leases = new InMemoryWriterLeases();
         AtomicInteger asked = new AtomicInteger();

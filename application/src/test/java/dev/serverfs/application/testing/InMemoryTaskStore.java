@@ -84,22 +84,17 @@ public final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized Task update(
-            TaskId id, UnaryOperator<Task> change, Function<Task, Optional<NewEvent>> announce, int maxEventsPerTask) {
+            TaskId id, UnaryOperator<Task> change, Function<Task, List<NewEvent>> announce, int maxEventsPerTask) {
         Task before = require(id);
         Task after = update(id, change);
-        if (after == before || after.eventCount() >= maxEventsPerTask) {
+        if (after == before) {
             return after;
         }
-        Optional<NewEvent> event = announce.apply(after);
-        if (event.isEmpty()) {
-            return after;
+        for (NewEvent event : announce.apply(after)) {
+            if (require(id).eventCount() < maxEventsPerTask) {
+                appendEvent(id, event.eventType(), event.payloadJson(), event.createdAt(), maxEventsPerTask);
+            }
         }
-        appendEvent(
-                id,
-                event.get().eventType(),
-                event.get().payloadJson(),
-                event.get().createdAt(),
-                maxEventsPerTask);
         return require(id);
     }
 

@@ -10,6 +10,7 @@ import dev.serverfs.domain.task.ProviderState;
 import dev.serverfs.domain.task.ReconcileResult;
 import dev.serverfs.domain.task.ReconcileStatus;
 import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import java.util.List;
@@ -26,7 +27,7 @@ public final class ScriptedRuntime implements AgentRuntime {
         TurnOutcome run(TurnRequest request, RunContext context) throws InterruptedException;
     }
 
-    private final String name;
+    private final RuntimeName name;
     public volatile Turn turn =
             (r, c) -> new TurnOutcome("echo: " + r.prompt(), dev.serverfs.domain.task.NativeIds.NONE);
     /** What {@link #cancel} does; by default it returns at once. */
@@ -41,17 +42,17 @@ public final class ScriptedRuntime implements AgentRuntime {
     public final CountDownLatch cancelled = new CountDownLatch(1);
 
     public ScriptedRuntime(String name) {
-        this.name = name;
+        this.name = RuntimeName.fromWire(name).orElseThrow();
     }
 
     @Override
-    public String name() {
+    public RuntimeName name() {
         return name;
     }
 
     @Override
     public RuntimeInfo probe() {
-        return new RuntimeInfo(name, true, Optional.of("test"), true, true, true, true, InFlightRecovery.NONE);
+        return new RuntimeInfo(name.wire(), true, Optional.of("test"), true, true, true, true, InFlightRecovery.NONE);
     }
 
     @Override

@@ -24,6 +24,7 @@ import dev.serverfs.application.service.SlotRecovery;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.bootstrap.launch.ServerFsProcess;
 import dev.serverfs.bootstrap.launch.ServerFsVersion;
+import dev.serverfs.domain.task.RuntimeName;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -81,12 +82,12 @@ public final class AgentWiring implements AutoCloseable {
      */
     private static List<AgentRuntime> runtimes(ServerFsConfig.Agent agent) {
         List<AgentRuntime> runtimes = new java.util.ArrayList<>();
-        if (agent.enabledRuntimes().contains(CodexAgentRuntime.NAME)) {
+        if (agent.enabledRuntimes().contains(RuntimeName.CODEX.wire())) {
             ServerFsConfig.Codex codex = agent.codex();
             runtimes.add(new CodexAgentRuntime(
                     new CodexSettings(codex.bin(), codex.codexHome(), codex.requestTimeout(), System.getenv())));
         }
-        if (agent.enabledRuntimes().contains(ClaudeAgentRuntime.NAME)) {
+        if (agent.enabledRuntimes().contains(RuntimeName.CLAUDE.wire())) {
             runtimes.add(new ClaudeAgentRuntime(
                     new ClaudeSettings(agent.claude().bin(), agent.claude().probeTimeout(), System.getenv())));
         }

@@ -64,12 +64,11 @@ public final class BinaryPayload {
 
     private static ServerFsException tooLarge(long maxBytes, String label) {
         return new ServerFsException(
-                ErrorCode.BINARY_PAYLOAD_TOO_LARGE, label + " — payload is larger than " + maxBytes + " bytes");
+                ErrorCode.BINARY_PAYLOAD_TOO_LARGE, label, "payload is larger than " + maxBytes + " bytes");
     }
 
     private static ServerFsException invalid(String label) {
         return new ServerFsException(
-                ErrorCode.INVALID_BASE64,
-                label + " — data_base64 is not strict RFC 4648 base64 (padded, no whitespace)");
+                ErrorCode.INVALID_BASE64, label, "data_base64 is not strict RFC 4648 base64 (padded, no whitespace)");
     }
 }

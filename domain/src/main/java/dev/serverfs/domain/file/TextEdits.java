@@ -154,6 +154,6 @@ public final class TextEdits {
     }
 
     private static ServerFsException failure(ErrorCode code, String label, String message) {
-        return new ServerFsException(code, label + " — " + message);
+        return new ServerFsException(code, label, message);
     }
 }

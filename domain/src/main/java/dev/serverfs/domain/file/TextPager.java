@@ -99,7 +99,7 @@ public final class TextPager {
                     .decode(ByteBuffer.wrap(bytes, 0, length))
                     .toString();
         } catch (CharacterCodingException e) {
-            throw new ServerFsException(ErrorCode.UNSUPPORTED_TEXT_ENCODING, label + " — file is not valid UTF-8 text");
+            throw new ServerFsException(ErrorCode.UNSUPPORTED_TEXT_ENCODING, label, "file is not valid UTF-8 text");
         }
         long endLine = startLine + returnedLines - 1;
         return new TextPage(startLine, endLine, content, length, hasMore);
@@ -109,7 +109,7 @@ public final class TextPager {
         headChecked = true;
         for (int i = 0; i < headLength; i++) {
             if (head[i] == 0) {
-                throw new ServerFsException(ErrorCode.BINARY_FILE, label + " — file appears to be binary");
+                throw new ServerFsException(ErrorCode.BINARY_FILE, label, "file appears to be binary");
             }
         }
     }
@@ -162,7 +162,7 @@ public final class TextPager {
         }
         if (lineLength > maxBytes) {
             throw new ServerFsException(
-                    ErrorCode.LINE_TOO_LARGE, label + " — line " + lineNumber + " exceeds " + maxBytes + " bytes");
+                    ErrorCode.LINE_TOO_LARGE, label, "line " + lineNumber + " exceeds " + maxBytes + " bytes");
         }
         out.write(data, from, length);
     }

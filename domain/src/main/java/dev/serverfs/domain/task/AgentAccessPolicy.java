@@ -6,7 +6,6 @@ import dev.serverfs.domain.workdir.AgentMode;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * Who may delegate what where (reference §3.2, §4.3), checked once per submit and in this order: the workdir
@@ -16,9 +15,6 @@ import java.util.Set;
  * AGENT_PROFILE_NOT_ALLOWED}). Pure.
  */
 public final class AgentAccessPolicy {
-    /** Codex and Claude have no read-only sandbox the Agent service can trust: workspace-write only. */
-    private static final Set<String> NATIVE_RUNTIMES = Set.of("codex", "claude");
-
     private AgentAccessPolicy() {}
 
     /** What a submit may use: the workdir and the parsed profile. */
@@ -44,7 +40,10 @@ public final class AgentAccessPolicy {
             throw new ServerFsException(
                     ErrorCode.AGENT_PROFILE_NOT_ALLOWED, profile.wire() + " is not allowed for " + alias);
         }
-        if (NATIVE_RUNTIMES.contains(runtime) && profile != TaskProfile.WORKSPACE_WRITE) {
+        boolean workspaceWriteOnly = RuntimeName.fromWire(runtime)
+                .map(RuntimeName::workspaceWriteOnly)
+                .orElse(false);
+        if (workspaceWriteOnly && profile != TaskProfile.WORKSPACE_WRITE) {
             throw new ServerFsException(
                     ErrorCode.AGENT_PROFILE_NOT_ALLOWED, runtime + " runs only with the workspace-write profile");
         }

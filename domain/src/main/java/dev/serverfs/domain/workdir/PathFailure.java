@@ -13,7 +13,7 @@ public final class PathFailure {
     private PathFailure() {}
 
     public static ServerFsException of(ErrorCode code, String alias, String path, String message) {
-        return new ServerFsException(code, label(alias, path) + " — " + message);
+        return new ServerFsException(code, label(alias, path), message);
     }
 
     /** {@code <workdir>:<path>} with control characters and unpaired surrogates replaced. */

@@ -3,6 +3,7 @@ package dev.serverfs.application.port.out;
 import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.ReconcileResult;
 import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import java.util.Optional;
@@ -15,8 +16,8 @@ import java.util.Optional;
  */
 public interface AgentRuntime {
 
-    /** The runtime's wire name ({@code codex}, {@code claude}, {@code fake}). */
-    String name();
+    /** Which runtime this is. */
+    RuntimeName name();
 
     /** Probes availability and capabilities; never starts or installs a provider. */
     RuntimeInfo probe();

@@ -42,15 +42,14 @@ public interface TaskStore {
     Task update(TaskId id, UnaryOperator<Task> change);
 
     /**
-     * {@link #update(TaskId, UnaryOperator)} and, only when {@code change} produced a new task, the event that the pure
-     * {@code announce} makes of the new task (if any) appended in the same transaction, so that no reader ever sees
-     * the new state without the event that announces it. A task that already has {@code maxEventsPerTask} events is
-     * updated without it: the cap never undoes an update.
+     * {@link #update(TaskId, UnaryOperator)} and, only when {@code change} produced a new task, the events that the pure
+     * {@code announce} makes of the new task appended in order in the same transaction, so that no reader ever sees
+     * the new state without the events that announce it. Events past {@code maxEventsPerTask} are left out: the cap
+     * never undoes an update.
      *
      * @return the task as stored afterwards (with its current event count)
      */
-    Task update(
-            TaskId id, UnaryOperator<Task> change, Function<Task, Optional<NewEvent>> announce, int maxEventsPerTask);
+    Task update(TaskId id, UnaryOperator<Task> change, Function<Task, List<NewEvent>> announce, int maxEventsPerTask);
 
     /**
      * Appends one event with the next global, monotonic event id and increments {@code event_count}, only while

@@ -2,27 +2,32 @@ package dev.serverfs.application.service.agent;
 
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.domain.task.RuntimeInfo;
-import java.util.HashMap;
+import dev.serverfs.domain.task.RuntimeName;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The runtimes this Agent service has, by name; a missing runtime or a failed probe is unavailable. */
+/**
+ * The runtimes this Agent service has, by name; a missing runtime or a failed probe is unavailable. Names come as
+ * wire strings (a task's stored runtime, a workdir's allow-list): one that names no {@link RuntimeName} finds
+ * nothing.
+ */
 final class AgentRuntimes {
-    private final Map<String, AgentRuntime> byName;
+    private final Map<RuntimeName, AgentRuntime> byName;
 
     AgentRuntimes(List<AgentRuntime> runtimes) {
-        Map<String, AgentRuntime> map = new HashMap<>();
+        Map<RuntimeName, AgentRuntime> map = new EnumMap<>(RuntimeName.class);
         runtimes.forEach(r -> map.put(r.name(), r));
         this.byName = Map.copyOf(map);
     }
 
     Optional<AgentRuntime> find(String name) {
-        return Optional.ofNullable(byName.get(name));
+        return RuntimeName.fromWire(name).map(byName::get);
     }
 
     RuntimeInfo probe(String name) {
-        AgentRuntime runtime = byName.get(name);
+        AgentRuntime runtime = find(name).orElse(null);
         if (runtime == null) {
             return RuntimeInfo.unavailable(name);
         }

@@ -14,6 +14,7 @@ import dev.serverfs.domain.task.Timestamps;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -63,11 +64,24 @@ final class TaskRecords {
      * and written in the same transaction: nobody reads a terminal task whose terminal event is not there yet.
      */
     Optional<Task> terminate(TaskId id, UnaryOperator<Task> transition, Function<Task, Announcement> announce) {
+        return announced(id, transition, next -> List.of(announce.apply(next)));
+    }
+
+    /** {@link #terminate(TaskId, UnaryOperator, Function)} with several fixed events, appended in order. */
+    Optional<Task> terminate(TaskId id, UnaryOperator<Task> transition, List<Announcement> announcements) {
+        return announced(id, transition, next -> announcements);
+    }
+
+    private Optional<Task> announced(
+            TaskId id, UnaryOperator<Task> transition, Function<Task, List<Announcement>> announce) {
         AtomicBoolean changed = new AtomicBoolean();
         Task result = store.update(
                 id,
                 unlessTerminal(transition, changed),
-                next -> draft(announce.apply(next)),
+                next -> announce.apply(next).stream()
+                        .map(this::draft)
+                        .flatMap(Optional::stream)
+                        .toList(),
                 limits.maxEventsPerTask());
         return changed.get() && result.isTerminal() ? Optional.of(result) : Optional.empty();
     }

@@ -12,6 +12,7 @@ import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -74,16 +75,19 @@ final class TaskStopping implements CancelAgentTaskUseCase {
 
     /** The interaction's timer fired (v0.7.3 §5): interrupted {@code AGENT_INTERACTION_TIMED_OUT}. */
     void onInteractionExpired(LiveRun run, RequestId requestId, InteractionKind kind) {
-        Optional<Task> ended = expire(run.id, requestId);
+        Optional<Task> ended = expire(
+                run.id,
+                requestId,
+                List.of(
+                        new TaskRecords.Announcement(
+                                EventType.INTERACTION_EXPIRED,
+                                JsonValue.object()
+                                        .put("request_id", requestId.value())
+                                        .put("kind", kind.wire())
+                                        .build()),
+                        TaskRecords.Announcement.error(
+                                EventType.TASK_INTERRUPTED, ErrorCode.AGENT_INTERACTION_TIMED_OUT)));
         if (ended.isPresent()) {
-            records.event(
-                    run.id,
-                    EventType.INTERACTION_EXPIRED,
-                    JsonValue.object()
-                            .put("request_id", requestId.value())
-                            .put("kind", kind.wire())
-                            .build());
-            records.errorEvent(run.id, EventType.TASK_INTERRUPTED, ErrorCode.AGENT_INTERACTION_TIMED_OUT);
             failPending(run, ErrorCode.AGENT_INTERACTION_TIMED_OUT);
             stopProvider(run);
         }
@@ -91,12 +95,18 @@ final class TaskStopping implements CancelAgentTaskUseCase {
 
     /** Interrupts the task for its expired request if that request is still the pending one. */
     Optional<Task> expire(TaskId id, RequestId requestId) {
+        return expire(id, requestId, List.of());
+    }
+
+    /** {@link #expire(TaskId, RequestId)} with the events that announce it, in the same transaction. */
+    private Optional<Task> expire(TaskId id, RequestId requestId, List<TaskRecords.Announcement> announcements) {
         return records.terminate(
                 id,
                 t -> t.pendingRequestId().equals(Optional.of(requestId))
                         ? t.interrupted(
                                 ErrorCode.AGENT_INTERACTION_TIMED_OUT, "the interaction timed out", records.now())
-                        : t);
+                        : t,
+                announcements);
     }
 
     /** Orderly shutdown: every live task is interrupted {@code BRIDGE_SHUTDOWN} with a bounded provider cancel. */

@@ -212,7 +212,7 @@ public abstract class TaskStoreContract {
         Task cancelled = store.update(
                 a.id(),
                 t -> t.cancelled(T0),
-                t -> Optional.of(new NewEvent("task." + t.status().wire(), "{\"by\":\"caller\"}", T0)),
+                t -> List.of(new NewEvent("task." + t.status().wire(), "{\"by\":\"caller\"}", T0)),
                 MAX_EVENTS);
         assertEquals(TaskStatus.CANCELLED, cancelled.status());
         assertEquals(1, cancelled.eventCount());
@@ -223,18 +223,42 @@ public abstract class TaskStoreContract {
                 events.stream().map(TaskEvent::eventType).toList());
         assertEquals("{\"by\":\"caller\"}", events.get(0).payloadJson());
 
-        Task same =
-                store.update(a.id(), t -> t, t -> Optional.of(new NewEvent("task.cancelled", "{}", T0)), MAX_EVENTS);
+        Task same = store.update(a.id(), t -> t, t -> List.of(new NewEvent("task.cancelled", "{}", T0)), MAX_EVENTS);
         assertEquals(1, same.eventCount());
         assertEquals(1, store.events(a.id(), 0, 100).size());
+    }
+
+    @Test
+    void several_events_of_one_update_are_appended_in_order_up_to_the_cap() {
+        Task a = insertRunning(1);
+        Task interrupted = store.update(
+                a.id(),
+                t -> t.interrupted(ErrorCode.AGENT_INTERACTION_TIMED_OUT, "timed out", T0),
+                t -> List.of(new NewEvent("interaction.expired", "{}", T0), new NewEvent("task.interrupted", "{}", T0)),
+                MAX_EVENTS);
+        assertEquals(2, interrupted.eventCount());
+        assertEquals(
+                List.of("interaction.expired", "task.interrupted"),
+                store.events(a.id(), 0, 100).stream().map(TaskEvent::eventType).toList());
+
+        Task b = insertRunning(2);
+        Task capped = store.update(
+                b.id(),
+                t -> t.cancelled(T0),
+                t -> List.of(new NewEvent("first", "{}", T0), new NewEvent("second", "{}", T0)),
+                1);
+        assertEquals(TaskStatus.CANCELLED, capped.status());
+        assertEquals(
+                List.of("first"),
+                store.events(b.id(), 0, 100).stream().map(TaskEvent::eventType).toList());
     }
 
     @Test
     void the_event_cap_never_undoes_an_update_and_a_refused_change_appends_nothing() {
         Task a = insertRunning(1);
         store.appendEvent(a.id(), "x", "{}", T0, 1);
-        Task cancelled = store.update(
-                a.id(), t -> t.cancelled(T0), t -> Optional.of(new NewEvent("task.cancelled", "{}", T0)), 1);
+        Task cancelled =
+                store.update(a.id(), t -> t.cancelled(T0), t -> List.of(new NewEvent("task.cancelled", "{}", T0)), 1);
         assertEquals(TaskStatus.CANCELLED, cancelled.status());
         assertEquals(1, cancelled.eventCount());
         assertEquals(
@@ -246,15 +270,12 @@ public abstract class TaskStoreContract {
         assertCode(
                 ErrorCode.INVALID_TASK_TRANSITION,
                 () -> store.update(
-                        q.id(),
-                        x -> x.running(T0),
-                        t -> Optional.of(new NewEvent("task.started", "{}", T0)),
-                        MAX_EVENTS));
+                        q.id(), x -> x.running(T0), t -> List.of(new NewEvent("task.started", "{}", T0)), MAX_EVENTS));
         assertEquals(Optional.of(q), store.find(q.id()));
         assertEquals(List.of(), store.events(q.id(), 0, 100));
         assertCode(
                 ErrorCode.AGENT_TASK_NOT_FOUND,
-                () -> store.update(taskId(9), t -> t, t -> Optional.of(new NewEvent("x", "{}", T0)), MAX_EVENTS));
+                () -> store.update(taskId(9), t -> t, t -> List.of(new NewEvent("x", "{}", T0)), MAX_EVENTS));
     }
 
     @Test
