@@ -36,7 +36,7 @@ class EnvExampleTest {
             List.of(ROOT.resolve("compose.yml"), ROOT.resolve("compose.agent.yml"));
     private static final Path DEPLOY = ROOT.resolve("deploy");
 
-    private static final int RULE_WIDTH = 117;
+    private static final int RULE_WIDTH = 116;
     private static final List<String> HEADER = List.of(
             "# ServerFS configuration: copy to .env (beside compose.yml, or anywhere for `./serverfs serve --env-file"
                     + " FILE`) and",
@@ -49,7 +49,7 @@ class EnvExampleTest {
                     + " literally.",
             "# Not here: SERVERFS_AOT_CACHE (the ./serverfs launcher reads it from its own environment only), the",
             "# Dockerfile's build arguments and the reference names ServerFS does not read (docs/CONFIGURATION.md).",
-            "# Generated from the settings catalogue (bootstrap/.../config/Catalogue.java) by EnvExampleTest.");
+            "# Rendered from the settings catalogue: change the catalogue, not this file (docs/CONFIGURATION.md).");
     private static final String SLOTS_NOTE =
             "# Slots 02 to 16 take the same variables as slot 01 (WORKDIR_02_ALIAS, WORKDIR_02_PATH, ...).";
 
