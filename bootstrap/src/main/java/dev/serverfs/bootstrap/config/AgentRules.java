@@ -78,7 +78,7 @@ final class AgentRules {
      * configuration error like any other, before anything is created (issue 10 §10): the lock directory as {@code
      * FlockWriterLeases.prepare} needs it, the state directory as reference §5 requires it.
      */
-    private static void verifyAgentDirectories(Path lockDir, Path stateDir) throws ConfigurationException {
+    static void verifyAgentDirectories(Path lockDir, Path stateDir) throws ConfigurationException {
         try {
             FlockWriterLeases.verifyPreparable(lockDir);
         } catch (ServerFsException e) {
