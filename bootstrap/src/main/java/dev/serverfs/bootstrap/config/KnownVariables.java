@@ -1,99 +1,59 @@
 package dev.serverfs.bootstrap.config;
 
+import dev.serverfs.domain.workdir.Workdir;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
- * Every {@code SERVERFS_*} name of the reference (all roles, contract reference §9, including LATER ones) and of
- * CONTRACT.md §4. An unknown name within two edits of one of these is a typo and refused (a misspelt
- * {@code SERVERFS_EXTRA_DENY_GLOB} would otherwise silently drop deny rules); other unknown names are left to the
- * roles that read them. A sub-command that adds a variable adds it here.
+ * The typo check: every {@code SERVERFS_*} name of the settings catalogue ({@link Catalogue}: the reference's names of
+ * all roles, LATER ones included, and CONTRACT.md §4's). An unknown name within two edits of one of these is a typo and
+ * refused (a misspelt {@code SERVERFS_EXTRA_DENY_GLOB} would otherwise silently drop deny rules); other unknown names
+ * are left to the roles that read them. Workdir variables must name a slot {@code 01..16} and a catalogue suffix.
  */
 public final class KnownVariables {
 
-    public static final Set<String> NAMES = Set.of(
-            // §9.1 MCP server and CONTRACT.md §4
-            "SERVERFS_LOG_LEVEL",
-            "SERVERFS_HOST",
-            "SERVERFS_PORT",
-            "SERVERFS_ALLOWED_HOSTS",
-            "SERVERFS_ALLOWED_ORIGINS",
-            "SERVERFS_AUTH_TOKEN",
-            "SERVERFS_MAX_READ_BYTES",
-            "SERVERFS_MAX_READ_LINES",
-            "SERVERFS_DEFAULT_LIST_LIMIT",
-            "SERVERFS_MAX_LIST_ENTRIES",
-            "SERVERFS_DEFAULT_SEARCH_RESULTS",
-            "SERVERFS_MAX_SEARCH_RESULTS",
-            "SERVERFS_MAX_WALK_ENTRIES",
-            "SERVERFS_SEARCH_TIMEOUT_SECONDS",
-            "SERVERFS_SEARCH_MAX_FILE_BYTES",
-            "SERVERFS_ALLOW_HIDDEN",
-            "SERVERFS_EXTRA_DENY_GLOBS",
-            "SERVERFS_DISABLE_DEFAULT_DENY",
-            "SERVERFS_MAX_WRITE_BYTES",
-            "SERVERFS_MAX_EDITS_PER_CALL",
-            "SERVERFS_BINARY_TRANSFER_ENABLED",
-            "SERVERFS_MAX_BINARY_TRANSFER_BYTES",
-            "SERVERFS_FILE_INGRESS_ENABLED",
-            "SERVERFS_FILE_INGRESS_TIMEOUT_SECONDS",
-            "SERVERFS_FILE_INGRESS_URL",
-            "SERVERFS_AGENT_BRIDGE_ENABLED",
-            "SERVERFS_AGENT_BRIDGE_SOCKET",
-            "SERVERFS_AGENT_BRIDGE_TIMEOUT_SECONDS",
-            "SERVERFS_AGENT_LOCK_DIR",
-            "SERVERFS_AGENT_MODE",
-            "SERVERFS_AGENT_RUNTIMES",
-            "SERVERFS_AGENT_EMBEDDED",
-            "SERVERFS_AGENT_ENABLE_FAKE_RUNTIME",
-            "SERVERFS_AGENT_CLAUDE_BIN",
-            "SERVERFS_AGENT_CODEX_BIN",
-            // the launcher ./serverfs (never read by the JVM)
-            "SERVERFS_AOT_CACHE",
-            // §9.3 Bridge
-            "SERVERFS_UID",
-            "SERVERFS_GID",
-            "SERVERFS_AGENT_PEER_UID",
-            "SERVERFS_AGENT_PEER_GID",
-            "SERVERFS_AGENT_BRIDGE_HOST_SOCKET_DIR",
-            "SERVERFS_AGENT_LOCK_HOST_DIR",
-            "SERVERFS_AGENT_BRIDGE_STATE_DIR",
-            "SERVERFS_AGENT_TASK_TIMEOUT_SECONDS",
-            "SERVERFS_AGENT_INTERACTION_TIMEOUT_SECONDS",
-            "SERVERFS_AGENT_MAX_ACTIVE_TASKS",
-            "SERVERFS_AGENT_TASK_RETENTION_HOURS",
-            "SERVERFS_AGENT_RESULT_SPOOL_THRESHOLD_BYTES",
-            "SERVERFS_CODEX_BIN",
-            "SERVERFS_CODEX_HOME",
-            "SERVERFS_CODEX_AUTOSTART",
-            "SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS",
-            "SERVERFS_CLAUDE_BIN",
-            "SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS",
-            "SERVERFS_QODER_BIN",
-            "SERVERFS_QODER_PROBE_TIMEOUT_SECONDS",
-            "SERVERFS_JEV_API_KEY",
-            // §9.4 file-ingress sidecar
-            "SERVERFS_FILE_INGRESS_ALLOWED_HOSTS",
-            "SERVERFS_FILE_INGRESS_ALLOW_OPENAI_BLOB_HOSTS",
-            "SERVERFS_FILE_INGRESS_MAX_BYTES",
-            "SERVERFS_FILE_INGRESS_FETCH_TIMEOUT_SECONDS",
-            "SERVERFS_FILE_INGRESS_MAX_REDIRECTS",
-            "SERVERFS_FILE_INGRESS_PORT",
-            "SERVERFS_FILE_INGRESS_SOCKET",
-            "SERVERFS_FILE_INGRESS_PARENT_GUARD",
-            // §9.5 deployment and LATER
-            "SERVERFS_IMAGE",
-            "SERVERFS_PROXY_HOST",
-            "SERVERFS_PROXY_PORT",
-            "SERVERFS_PROXY_USERNAME",
-            "SERVERFS_PROXY_PASSWORD",
-            "SERVERFS_OPENAI_TUNNEL_USE_PROXY",
-            "SERVERFS_AGENT_USE_PROXY",
-            "SERVERFS_JEV_USE_PROXY",
-            "SERVERFS_DATA_HOME",
-            "SERVERFS_BRIDGE_PYTHON");
+    public static final Set<String> NAMES = Catalogue.globalNames().stream()
+            .filter(n -> n.startsWith("SERVERFS_"))
+            .collect(Collectors.toUnmodifiableSet());
+
+    private static final Pattern WORKDIR_VARIABLE = Pattern.compile("WORKDIR_([0-9]+)_(.*)");
+    private static final Pattern MALFORMED_WORKDIR_VARIABLE = Pattern.compile("WORKDIR_?[0-9]+.*");
 
     private KnownVariables() {}
+
+    /** Refuses a set near miss of a known name and any set workdir variable of no slot or an unknown suffix. */
+    static void rejectTypos(Variables vars) throws ConfigurationException {
+        for (String name : new TreeSet<>(vars.names())) {
+            if (vars.get(name).isEmpty()) {
+                continue;
+            }
+            Optional<String> meant = nearMiss(name);
+            if (meant.isPresent()) {
+                throw new ConfigurationException("unknown variable " + name + " (did you mean " + meant.get() + "?)");
+            }
+            Matcher m = WORKDIR_VARIABLE.matcher(name);
+            if (!m.matches()) {
+                if (MALFORMED_WORKDIR_VARIABLE.matcher(name).matches()) {
+                    throw new ConfigurationException(
+                            name + ": workdir variables are named WORKDIR_NN_<SETTING>, for example WORKDIR_01_ALIAS");
+                }
+                continue;
+            }
+            String digits = m.group(1);
+            int slot = digits.length() == 2 ? Integer.parseInt(digits) : -1;
+            if (slot < 1 || slot > Workdir.MAX_SLOTS) {
+                throw new ConfigurationException(name
+                        + ": workdir slots are numbered with two digits from 01 to 16 (WORKDIR_01_ .. WORKDIR_16_)");
+            }
+            if (!Catalogue.isSlotSuffix(m.group(2))) {
+                throw new ConfigurationException("unknown variable " + name);
+            }
+        }
+    }
 
     /** The known name an unknown {@code SERVERFS_*} name is a near miss of (at most two edits), if any. */
     static Optional<String> nearMiss(String name) {

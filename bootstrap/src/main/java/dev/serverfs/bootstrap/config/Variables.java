@@ -14,8 +14,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The merged variables (process environment over {@code .env} file) with the reference's four parse styles
- * (contract reference §9): strict bool, permissive bool, strict positive int, permissive int/float. Values are
+ * The merged variables (process environment over {@code .env} file) and the parse styles of the reference (contract
+ * reference §9: strict bool, permissive bool, strict positive int, permissive int/float) and of a few settings of
+ * ours, each returning empty for "not set" (the setting's default then applies, see {@link Setting}). Values are
  * trimmed; an empty value means "not set". Error reasons name the variable, never its value.
  */
 public final class Variables {
@@ -76,7 +77,7 @@ public final class Variables {
         return trimmed.isEmpty() ? Optional.empty() : Optional.of(trimmed);
     }
 
-    /** Strict bool: {@code true/1/yes/on} | {@code false/0/no/off}, case-insensitive; empty = default. */
+    /** Strict bool: {@code true/1/yes/on} | {@code false/0/no/off}, case-insensitive; empty = unset. */
     Optional<Boolean> strictBool(String name) throws ConfigurationException {
         Optional<String> raw = get(name);
         if (raw.isEmpty()) {
@@ -92,17 +93,13 @@ public final class Variables {
         throw new ConfigurationException(name + " must be true or false");
     }
 
-    public boolean strictBool(String name, boolean defaultValue) throws ConfigurationException {
-        return strictBool(name).orElse(defaultValue);
+    /** Permissive bool: {@code 1/true/yes/on} (case-insensitive) is true, anything else false; empty = unset. */
+    Optional<Boolean> permissiveBool(String name) {
+        return get(name).map(v -> TRUE.contains(v.toLowerCase(Locale.ROOT)));
     }
 
-    /** Permissive bool: {@code 1/true/yes/on} (case-insensitive) is true, anything else false; empty = default. */
-    boolean permissiveBool(String name, boolean defaultValue) {
-        return get(name).map(v -> TRUE.contains(v.toLowerCase(Locale.ROOT))).orElse(defaultValue);
-    }
-
-    /** Strict positive int: empty = default; not an integer, {@code <= 0} or above {@code max} is an error. */
-    public Optional<Long> strictPositive(String name, long max) throws ConfigurationException {
+    /** Strict positive int: empty = unset; not an integer, {@code <= 0} or above {@code max} is an error. */
+    Optional<Long> strictPositive(String name, long max) throws ConfigurationException {
         Optional<String> raw = get(name);
         if (raw.isEmpty()) {
             return Optional.empty();
@@ -122,61 +119,52 @@ public final class Variables {
         return Optional.of(value);
     }
 
-    int strictPositiveInt(String name, int defaultValue) throws ConfigurationException {
-        return strictPositive(name, Integer.MAX_VALUE).map(Long::intValue).orElse(defaultValue);
-    }
-
-    /** Permissive int: invalid or {@code <= 0} silently gives the default. */
-    long permissiveLong(String name, long defaultValue) {
+    /** Permissive int: invalid or {@code <= 0} is treated as unset (the caller's default applies). */
+    Optional<Long> permissiveLong(String name) {
         Optional<String> raw = get(name);
         if (raw.isEmpty()) {
-            return defaultValue;
+            return Optional.empty();
         }
         try {
             long value = Long.parseLong(raw.get());
-            return value > 0 ? value : defaultValue;
+            return value > 0 ? Optional.of(value) : Optional.empty();
         } catch (NumberFormatException e) {
-            return defaultValue;
+            return Optional.empty();
         }
     }
 
-    int permissiveInt(String name, int defaultValue) {
-        long value = permissiveLong(name, defaultValue);
-        return value > Integer.MAX_VALUE ? defaultValue : (int) value;
-    }
-
-    /** Permissive float seconds: invalid, non-finite or {@code <= 0} silently gives the default. */
-    Duration permissiveSeconds(String name, Duration defaultValue) {
+    /** Permissive float seconds: invalid, non-finite or {@code <= 0} is treated as unset. */
+    Optional<Duration> permissiveSeconds(String name) {
         Optional<String> raw = get(name);
         if (raw.isEmpty()) {
-            return defaultValue;
+            return Optional.empty();
         }
         double seconds;
         try {
             seconds = Double.parseDouble(raw.get());
         } catch (NumberFormatException e) {
-            return defaultValue;
+            return Optional.empty();
         }
         if (!Double.isFinite(seconds) || seconds <= 0) {
-            return defaultValue;
+            return Optional.empty();
         }
         if (seconds >= 9.0e9) {
-            return Duration.ofSeconds((long) Math.min(seconds, (double) Long.MAX_VALUE));
+            return Optional.of(Duration.ofSeconds((long) Math.min(seconds, (double) Long.MAX_VALUE)));
         }
         Duration value = Duration.ofNanos(Math.round(seconds * 1e9));
-        return value.isZero() ? defaultValue : value;
+        return value.isZero() ? Optional.empty() : Optional.of(value);
     }
 
-    /** Strict integer in {@code min..max}; empty = default; anything else is an error naming the range. */
-    public int strictIntInRange(String name, int min, int max, int defaultValue) throws ConfigurationException {
+    /** Strict integer in {@code min..max}; empty = unset; anything else is an error naming the range. */
+    Optional<Integer> integer(String name, int min, int max) throws ConfigurationException {
         Optional<String> raw = get(name);
         if (raw.isEmpty()) {
-            return defaultValue;
+            return Optional.empty();
         }
         try {
             int value = Integer.parseInt(raw.get());
             if (value >= min && value <= max) {
-                return value;
+                return Optional.of(value);
             }
         } catch (NumberFormatException e) {
             // reported below
@@ -184,18 +172,18 @@ public final class Variables {
         throw new ConfigurationException(name + " must be an integer from " + min + " to " + max);
     }
 
-    /** Strict seconds: a number greater than 0 and at most {@code maxSeconds}, fractions allowed; empty = default. */
-    public Duration strictSeconds(String name, Duration defaultValue, long maxSeconds) throws ConfigurationException {
+    /** Strict seconds: a number greater than 0 and at most {@code maxSeconds}, fractions allowed; empty = unset. */
+    Optional<Duration> strictSeconds(String name, long maxSeconds) throws ConfigurationException {
         Optional<String> raw = get(name);
         if (raw.isEmpty()) {
-            return defaultValue;
+            return Optional.empty();
         }
         try {
             BigDecimal seconds = new BigDecimal(raw.get());
             if (seconds.signum() > 0 && seconds.compareTo(BigDecimal.valueOf(maxSeconds)) <= 0) {
                 Duration value = Duration.ofNanos(seconds.movePointRight(9).longValue());
                 if (!value.isZero()) {
-                    return value;
+                    return Optional.of(value);
                 }
             }
         } catch (NumberFormatException | ArithmeticException e) {

@@ -20,30 +20,94 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code .env.example} lists exactly the variables the code reads, docs/CONFIGURATION.md documents and the compose
- * files interpolate, each under a one-line meaning and, when commented out, with the documented default, which is
- * also the loader's. Mechanical on purpose: a variable added to the loader, the docs or a compose file fails here
- * until the example has it.
+ * {@code .env.example} is the settings catalogue rendered ({@link #render}): every variable ServerFS and its compose
+ * files read, each under its one-line meaning, commented out with its default unless the operator must fill it in.
+ * The file is checked in (operators copy it) and must equal the rendering; after a catalogue change regenerate it
+ * with {@link #REGENERATE}. The compose files and deploy/ may name no variable the catalogue lacks.
  */
 class EnvExampleTest {
 
+    static final String REGENERATE = "mvn -B -ntp -o -pl bootstrap -am test -Dtest=EnvExampleTest"
+            + " -Dsurefire.failIfNoSpecifiedTests=false -Dserverfs.write-env-example=true";
+
     private static final Path ROOT = Path.of("..");
     private static final Path EXAMPLE = ROOT.resolve(".env.example");
-    private static final Path DOC = ROOT.resolve("docs").resolve("CONFIGURATION.md");
     private static final List<Path> COMPOSE_FILES =
             List.of(ROOT.resolve("compose.yml"), ROOT.resolve("compose.agent.yml"));
-    private static final Path BOOTSTRAP_SOURCES = Path.of("src", "main", "java");
+    private static final Path DEPLOY = ROOT.resolve("deploy");
+
+    private static final int RULE_WIDTH = 116;
+    private static final List<String> HEADER = List.of(
+            "# ServerFS configuration: copy to .env (beside compose.yml, or anywhere for `./serverfs serve --env-file"
+                    + " FILE`) and",
+            "# edit. Every variable ServerFS and its compose files read is here, each under a one-line meaning. A"
+                    + " commented line",
+            "# shows the default: leave it commented to keep the default, uncomment it to change it. The uncommented"
+                    + " lines are",
+            "# yours to fill in. Full rules (parsing, limits, start-up checks): docs/CONFIGURATION.md.",
+            "# Booleans: write true/false (Compose rejects 1/0 where it uses the value itself). Paths are taken"
+                    + " literally.",
+            "# Not here: SERVERFS_AOT_CACHE (the ./serverfs launcher reads it from its own environment only), the",
+            "# Dockerfile's build arguments and the reference names ServerFS does not read (docs/CONFIGURATION.md).",
+            "# Rendered from the settings catalogue: change the catalogue, not this file (docs/CONFIGURATION.md).");
+    private static final String SLOTS_NOTE =
+            "# Slots 02 to 16 take the same variables as slot 01 (WORKDIR_02_ALIAS, WORKDIR_02_PATH, ...).";
 
     private static final Pattern ENTRY = Pattern.compile("^(#)?([A-Z][A-Z0-9_]*)=(.*)$");
     private static final Pattern SLOT = Pattern.compile("^WORKDIR_[0-9]{2}_");
-    private static final Pattern NAME_IN_BACKTICKS = Pattern.compile("`([A-Z][A-Z0-9_]*)`");
-    private static final Pattern LEADING_LITERAL = Pattern.compile("^`([^`]*)`");
+    private static final Pattern SERVERFS_NAME = Pattern.compile("SERVERFS_[A-Z0-9_]*[A-Z0-9]");
+    private static final Pattern INTERPOLATION = Pattern.compile("\\$\\{([A-Z][A-Z0-9_]*)");
 
     @TempDir
     Path tmp;
 
     /** One variable of the example: its value, whether it is commented out (a default) and its meaning line. */
     private record Entry(String name, String value, boolean commented, String meaning) {}
+
+    /** {@code .env.example} as the catalogue gives it: per group a heading, per setting its meaning and line. */
+    static String render() {
+        StringBuilder out = new StringBuilder();
+        HEADER.forEach(line -> out.append(line).append('\n'));
+        for (Setting.Group group : Setting.Group.values()) {
+            if (!group.inEnvExample()) {
+                continue;
+            }
+            String heading = "# --- " + group.title() + " ";
+            out.append('\n')
+                    .append(heading)
+                    .append("-".repeat(RULE_WIDTH - heading.length()))
+                    .append('\n');
+            if (group == Setting.Group.WORKDIRS) {
+                out.append(SLOTS_NOTE).append('\n');
+            }
+            List<Setting<?>> settings = group == Setting.Group.WORKDIRS ? Catalogue.SLOT : Catalogue.GLOBAL;
+            for (Setting<?> s : settings) {
+                if (s.group() != group) {
+                    continue;
+                }
+                String name = group == Setting.Group.WORKDIRS ? "WORKDIR_01_" + s.name() : s.name();
+                out.append("# ").append(s.doc()).append('\n');
+                out.append(s.fillIn() ? "" : "#")
+                        .append(name)
+                        .append('=')
+                        .append(s.defaultText())
+                        .append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    @Test
+    void the_example_is_the_catalogue_rendered() throws IOException {
+        String rendered = render();
+        if (Boolean.getBoolean("serverfs.write-env-example")) {
+            Files.writeString(EXAMPLE, rendered);
+        }
+        assertEquals(
+                rendered,
+                Files.readString(EXAMPLE),
+                ".env.example is not the settings catalogue's rendering; regenerate it with: " + REGENERATE);
+    }
 
     @Test
     void every_entry_has_a_one_line_meaning_above_it_and_appears_once() throws IOException {
@@ -55,39 +119,27 @@ class EnvExampleTest {
     }
 
     @Test
-    void the_example_lists_what_the_code_reads_the_docs_document_and_compose_interpolates() throws IOException {
-        Set<String> listed = slotOne(entries().keySet());
-        Set<String> missing = new TreeSet<>();
-        for (String name : required()) {
-            if (!listed.contains(name)) {
-                missing.add(name);
+    void the_example_lists_every_catalogue_variable_with_its_default_and_meaning() throws IOException {
+        Map<String, Entry> entries = entries();
+        Set<String> expected = new TreeSet<>();
+        for (Setting<?> s : Catalogue.SLOT) {
+            expected.add("WORKDIR_01_" + s.name());
+            assertListed(entries.get("WORKDIR_01_" + s.name()), s);
+        }
+        for (Setting<?> s : Catalogue.GLOBAL) {
+            if (s.group().inEnvExample()) {
+                expected.add(s.name());
+                assertListed(entries.get(s.name()), s);
             }
         }
-        assertEquals(Set.of(), missing, "variables missing from .env.example");
+        assertEquals(expected, new TreeSet<>(entries.keySet()), "the variables of .env.example");
     }
 
-    @Test
-    void the_example_invents_nothing_and_misspells_nothing() throws IOException {
-        Set<String> required = required();
-        for (String name : slotOne(entries().keySet())) {
-            assertTrue(required.contains(name), name + " is in .env.example but read, documented or used nowhere");
-            if (name.startsWith("SERVERFS_")) {
-                assertTrue(KnownVariables.NAMES.contains(name), name + " is not in KnownVariables");
-            }
-        }
-    }
-
-    @Test
-    void a_commented_entry_shows_the_documented_default() throws IOException {
-        Map<String, String> defaults = documentedDefaults();
-        for (Entry e : entries().values()) {
-            String documented = defaults.get(slotOne(e.name()));
-            if (!e.commented() || documented == null) {
-                continue;
-            }
-            assertEquals(
-                    documented, e.value(), e.name() + ": the default in .env.example differs from CONFIGURATION.md");
-        }
+    private static void assertListed(Entry e, Setting<?> s) {
+        assertTrue(e != null, s.name() + " is missing from .env.example");
+        assertEquals(s.defaultText(), e.value(), s.name() + ": the default in .env.example");
+        assertEquals(!s.fillIn(), e.commented(), s.name() + ": commented out (a default) or to fill in");
+        assertEquals(s.doc(), e.meaning(), s.name() + ": the meaning line above it");
     }
 
     @Test
@@ -108,57 +160,54 @@ class EnvExampleTest {
                 "uncommenting the defaults of .env.example changes the configuration");
     }
 
-    /** Variables the example must list: read by bootstrap, documented in a table, interpolated by compose. */
-    private static Set<String> required() throws IOException {
-        Set<String> names = new TreeSet<>();
-        try (Stream<Path> sources = Files.walk(BOOTSTRAP_SOURCES)) {
-            for (Path source :
-                    sources.filter(p -> p.toString().endsWith(".java")).toList()) {
-                if (source.getFileName().toString().equals("KnownVariables.java")) {
-                    continue; // the catalogue of every reference name, LATER ones included, not what is read
-                }
-                Matcher m = Pattern.compile("\"(SERVERFS_[A-Z0-9_]+)\"").matcher(Files.readString(source));
-                while (m.find()) {
-                    names.add(m.group(1));
-                }
+    @Test
+    void the_compose_files_and_deploy_name_only_catalogue_variables() throws IOException {
+        Set<String> unknown = new TreeSet<>();
+        Set<String> named = new TreeSet<>();
+        List<Path> files = new ArrayList<>(COMPOSE_FILES);
+        try (Stream<Path> deploy = Files.walk(DEPLOY)) {
+            deploy.filter(Files::isRegularFile).forEach(files::add);
+        }
+        for (Path file : files) {
+            String text = Files.readString(file);
+            List<String> names = new ArrayList<>(matches(SERVERFS_NAME, text));
+            if (COMPOSE_FILES.contains(file)) {
+                names.addAll(matches(INTERPOLATION, text));
+            }
+            for (String name : names) {
+                Matcher slot = SLOT.matcher(name);
+                boolean known = slot.find()
+                        ? Catalogue.isSlotSuffix(name.substring(slot.end()))
+                        : Catalogue.find(name).isPresent();
+                (known ? named : unknown).add(file.getFileName() + ": " + name);
             }
         }
-        for (String suffix : ConfigLoader.WORKDIR_SUFFIXES) {
-            names.add("WORKDIR_01_" + suffix);
-        }
-        names.addAll(documentedDefaults().keySet());
-        for (Path compose : COMPOSE_FILES) {
-            Matcher m = Pattern.compile("\\$\\{([A-Z][A-Z0-9_]*)").matcher(Files.readString(compose));
-            while (m.find()) {
-                names.add(slotOne(m.group(1)));
-            }
-        }
-        return names;
+        assertEquals(Set.of(), unknown, "variables the compose files or deploy/ name that the catalogue lacks");
+        assertTrue(named.size() >= 20, "expected the compose files' variables, found " + named);
     }
 
-    /**
-     * Each variable of a CONFIGURATION.md table (first cell; a bare workdir suffix means slot 01) with its default
-     * as written in the example: the backticked literal the second cell starts with, or empty when that cell is
-     * prose ({@code none}, {@code unset}, {@code global}, {@code required}, …).
-     */
-    private static Map<String, String> documentedDefaults() throws IOException {
-        Map<String, String> defaults = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(DOC)) {
-            if (!line.startsWith("| `")) {
-                continue;
-            }
-            String[] cells = line.split("\\|");
-            String defaultCell = cells.length > 2 ? cells[2].strip() : "";
-            Matcher literal = LEADING_LITERAL.matcher(defaultCell);
-            String value = literal.find() ? literal.group(1) : "";
-            Matcher m = NAME_IN_BACKTICKS.matcher(cells[1]);
-            while (m.find()) {
-                String name =
-                        ConfigLoader.WORKDIR_SUFFIXES.contains(m.group(1)) ? "WORKDIR_01_" + m.group(1) : m.group(1);
-                defaults.putIfAbsent(name, value);
+    @Test
+    void every_deployment_variable_of_the_catalogue_is_used_by_a_compose_file() throws IOException {
+        StringBuilder compose = new StringBuilder();
+        for (Path file : COMPOSE_FILES) {
+            compose.append(Files.readString(file));
+        }
+        Set<String> interpolated = new TreeSet<>(matches(INTERPOLATION, compose));
+        for (Setting<?> s : Catalogue.GLOBAL) {
+            if (s.group() == Setting.Group.DEPLOYMENT) {
+                assertTrue(
+                        interpolated.contains(s.name()), s.name() + " is in the catalogue but no compose file uses it");
             }
         }
-        return defaults;
+    }
+
+    private static List<String> matches(Pattern pattern, CharSequence text) {
+        List<String> found = new ArrayList<>();
+        Matcher m = pattern.matcher(text);
+        while (m.find()) {
+            found.add(m.groupCount() > 0 ? m.group(1) : m.group());
+        }
+        return found;
     }
 
     private static Map<String, Entry> entries() throws IOException {
@@ -182,15 +231,5 @@ class EnvExampleTest {
         }
         assertEquals(List.of(), stray, ".env.example lines that are neither comments (\"# \") nor entries");
         return entries;
-    }
-
-    private static Set<String> slotOne(Set<String> names) {
-        Set<String> normalized = new TreeSet<>();
-        names.forEach(n -> normalized.add(slotOne(n)));
-        return normalized;
-    }
-
-    private static String slotOne(String name) {
-        return SLOT.matcher(name).replaceFirst("WORKDIR_01_");
     }
 }

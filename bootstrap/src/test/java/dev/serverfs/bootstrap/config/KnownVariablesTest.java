@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class KnownVariablesTest {
@@ -31,11 +32,31 @@ class KnownVariablesTest {
     }
 
     @Test
-    void every_variable_the_loader_reads_is_known() throws Exception {
-        Path loader = Path.of("src", "main", "java", "dev", "serverfs", "bootstrap", "config", "ConfigLoader.java");
-        Matcher m = Pattern.compile("\"(SERVERFS_[A-Z0-9_]+)\"").matcher(Files.readString(loader));
-        while (m.find()) {
-            assertTrue(KnownVariables.NAMES.contains(m.group(1)), m.group(1));
+    void every_serverfs_name_in_bootstrap_sources_is_in_the_catalogue() throws Exception {
+        Pattern literal = Pattern.compile("\"(SERVERFS_[A-Z0-9_]*[A-Z0-9])");
+        int found = 0;
+        try (Stream<Path> sources = Files.walk(Path.of("src", "main", "java"))) {
+            for (Path source :
+                    sources.filter(p -> p.toString().endsWith(".java")).toList()) {
+                Matcher m = literal.matcher(Files.readString(source));
+                while (m.find()) {
+                    found++;
+                    assertTrue(KnownVariables.NAMES.contains(m.group(1)), source.getFileName() + ": " + m.group(1));
+                }
+            }
         }
+        assertTrue(found >= 80, "expected the catalogue's names among the sources, found " + found);
+    }
+
+    @Test
+    void the_known_names_are_the_catalogues_serverfs_names() {
+        assertTrue(KnownVariables.NAMES.contains("SERVERFS_AGENT_PEER_UID"));
+        assertTrue(KnownVariables.NAMES.contains("SERVERFS_QODER_BIN"), "reserved reference names are known");
+        assertTrue(KnownVariables.NAMES.stream().allMatch(n -> n.startsWith("SERVERFS_")));
+        assertEquals(
+                Catalogue.globalNames().stream()
+                        .filter(n -> n.startsWith("SERVERFS_"))
+                        .count(),
+                KnownVariables.NAMES.size());
     }
 }

@@ -2,6 +2,8 @@ package dev.serverfs.bootstrap.ingress;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.serverfs.bootstrap.config.ServerSettings;
+import dev.serverfs.bootstrap.config.Setting;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -20,10 +22,11 @@ class IngressDocTest {
     @Test
     void every_variable_the_sidecar_reads_is_documented() throws Exception {
         String doc = Files.readString(DOC);
-        Matcher m = Pattern.compile("\"(SERVERFS_[A-Z0-9_]+)\"").matcher(Files.readString(SETTINGS));
+        // The catalogue settings IngressSettings reads, by their field in ServerSettings.
+        Matcher m = Pattern.compile("ServerSettings\\.([A-Z][A-Z0-9_]*)\\.").matcher(Files.readString(SETTINGS));
         Set<String> names = new TreeSet<>();
         while (m.find()) {
-            names.add(m.group(1));
+            names.add(((Setting<?>) ServerSettings.class.getField(m.group(1)).get(null)).name());
         }
         assertTrue(names.size() >= 9, "expected the sidecar's variable names, found " + names);
         for (String name : names) {

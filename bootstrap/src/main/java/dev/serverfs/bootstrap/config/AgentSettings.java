@@ -1,0 +1,241 @@
+package dev.serverfs.bootstrap.config;
+
+import static dev.serverfs.bootstrap.config.Setting.Group.AGENT;
+
+import dev.serverfs.domain.workdir.AgentMode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The catalogue's settings of Agent delegation: the MCP side, the Bridge and the providers (contract reference §9.1,
+ * §9.3; v0.7.3 §4). Every {@code SERVERFS_AGENT_*}, {@code SERVERFS_CODEX_*} and {@code SERVERFS_CLAUDE_*} name that
+ * ServerFS reads is written here once.
+ */
+public final class AgentSettings {
+
+    /** Runtimes a workdir may allow; {@code fake} only with {@code SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true}. */
+    public static final String RUNTIME_CODEX = "codex";
+
+    public static final String RUNTIME_CLAUDE = "claude";
+    public static final String RUNTIME_FAKE = "fake";
+
+    private static final Pattern SAFE_TOKEN = Pattern.compile("[a-z0-9_-]{1,32}");
+
+    /** {@code disabled}, {@code review} or {@code workspace-write}, any case; anything else is an error. */
+    static final Style<AgentMode> MODE = new Style<>("`disabled`/`review`/`workspace-write`", (vars, name) -> {
+        Optional<String> raw = vars.get(name);
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<AgentMode> mode = AgentMode.fromWire(raw.get().toLowerCase(Locale.ROOT));
+        if (mode.isEmpty()) {
+            throw new ConfigurationException(name + " must be disabled, review or workspace-write");
+        }
+        return mode;
+    });
+
+    /** A comma list of runtime names, lower-cased, each known and listed once; unset is the empty list. */
+    static final Style<List<String>> RUNTIMES =
+            new Style<>("comma list ⊆ {`codex`, `claude`}", (vars, name) -> Optional.of(runtimes(vars, name)));
+
+    public static final Setting<Boolean> BRIDGE_ENABLED = Setting.of(
+            "SERVERFS_AGENT_BRIDGE_ENABLED",
+            AGENT,
+            Style.permissiveBool(),
+            "false",
+            "Master switch of the Agent tools (compose.agent.yml turns it on).");
+    public static final Setting<AgentMode> AGENT_MODE = Setting.of(
+            "SERVERFS_AGENT_MODE", AGENT, MODE, "disabled", "Global agent mode: disabled, review or workspace-write.");
+    public static final Setting<List<String>> AGENT_RUNTIMES = Setting.of(
+            "SERVERFS_AGENT_RUNTIMES",
+            AGENT,
+            RUNTIMES,
+            "",
+            "Global comma-separated runtimes (codex, claude); set together with a mode other than disabled.");
+    public static final Setting<Boolean> EMBEDDED = Setting.of(
+            "SERVERFS_AGENT_EMBEDDED",
+            AGENT,
+            Style.strictBool(),
+            "false",
+            "true: serve hosts the Agent service itself (one machine, no Bridge socket).");
+    public static final Setting<Path> BRIDGE_SOCKET = Setting.of(
+            "SERVERFS_AGENT_BRIDGE_SOCKET",
+            AGENT,
+            Style.absolutePath("path; absolute when the master switch is on"),
+            "/run/serverfs-agent-bridge/bridge.sock",
+            "The Bridge's socket (compose.agent.yml sets the container's path).");
+    public static final Setting<Duration> BRIDGE_TIMEOUT_SECONDS = Setting.of(
+            "SERVERFS_AGENT_BRIDGE_TIMEOUT_SECONDS",
+            AGENT,
+            Style.permissiveSeconds(),
+            "30",
+            "Time bound of one Bridge call, in seconds.");
+    public static final Setting<Path> LOCK_DIR = Setting.of(
+            "SERVERFS_AGENT_LOCK_DIR",
+            AGENT,
+            Style.absolutePath("path; absolute when the master switch is on"),
+            "/run/serverfs-agent-locks",
+            "The writer-lease and recovery-guard directory (compose.agent.yml sets the container's path).");
+    public static final Setting<Path> BRIDGE_STATE_DIR = Setting.of(
+            "SERVERFS_AGENT_BRIDGE_STATE_DIR",
+            AGENT,
+            Style.absolutePath("absolute path"),
+            "",
+            "Where the task store and result spool live (required when SERVERFS_AGENT_EMBEDDED=true).");
+    public static final Setting<Path> BRIDGE_HOST_SOCKET_DIR = Setting.of(
+            "SERVERFS_AGENT_BRIDGE_HOST_SOCKET_DIR",
+            AGENT,
+            Style.absolutePath("absolute host path"),
+            "",
+            "compose.agent.yml: the host directory holding the Bridge's bridge.sock, bound read-only.");
+    public static final Setting<Path> LOCK_HOST_DIR = Setting.of(
+            "SERVERFS_AGENT_LOCK_HOST_DIR",
+            AGENT,
+            Style.absolutePath("absolute host path"),
+            "",
+            "compose.agent.yml: the host directory holding the Bridge's NN.lock files, bound read-only.");
+    public static final Setting<Integer> PEER_UID = Setting.of(
+            "SERVERFS_AGENT_PEER_UID",
+            AGENT,
+            Style.integer(0, Integer.MAX_VALUE - 1),
+            "",
+            "The uid the Bridge accepts on its socket (SO_PEERCRED); empty: the Bridge's own uid.");
+    public static final Setting<Integer> PEER_GID = Setting.of(
+            "SERVERFS_AGENT_PEER_GID",
+            AGENT,
+            Style.integer(0, Integer.MAX_VALUE - 1),
+            "",
+            "The gid the Bridge accepts on its socket (SO_PEERCRED); empty: the Bridge's own gid.");
+    public static final Setting<Boolean> ENABLE_FAKE_RUNTIME = Setting.of(
+            "SERVERFS_AGENT_ENABLE_FAKE_RUNTIME",
+            AGENT,
+            Style.strictBool(),
+            "false",
+            "Tests only: allows the runtime name fake.");
+    public static final Setting<Integer> TASK_TIMEOUT_SECONDS = Setting.of(
+            "SERVERFS_AGENT_TASK_TIMEOUT_SECONDS",
+            AGENT,
+            Style.strictPositiveInt(),
+            "7200",
+            "Deadline of one task, in seconds.");
+    public static final Setting<Integer> INTERACTION_TIMEOUT_SECONDS = Setting.of(
+            "SERVERFS_AGENT_INTERACTION_TIMEOUT_SECONDS",
+            AGENT,
+            Style.strictPositiveInt(),
+            "1800",
+            "How long an approval or question waits for an answer, in seconds.");
+    public static final Setting<Integer> MAX_ACTIVE_TASKS = Setting.of(
+            "SERVERFS_AGENT_MAX_ACTIVE_TASKS", AGENT, Style.strictPositiveInt(), "4", "Most tasks active at once.");
+    public static final Setting<Integer> TASK_RETENTION_HOURS = Setting.of(
+            "SERVERFS_AGENT_TASK_RETENTION_HOURS",
+            AGENT,
+            Style.strictPositiveInt(),
+            "168",
+            "How long finished tasks are kept, in hours.");
+    public static final Setting<String> CLAUDE_BIN = Setting.of(
+            "SERVERFS_AGENT_CLAUDE_BIN",
+            AGENT,
+            Style.text("program name or path"),
+            "claude",
+            "The Claude Code CLI of runtime claude (a program on PATH or a path).");
+    public static final Setting<String> REFERENCE_CLAUDE_BIN = Setting.of(
+            "SERVERFS_CLAUDE_BIN",
+            AGENT,
+            Style.text("program name or path"),
+            "",
+            "The reference's name for the Claude Code CLI, read when SERVERFS_AGENT_CLAUDE_BIN is unset.");
+    public static final Setting<Integer> CLAUDE_PROBE_TIMEOUT_SECONDS = Setting.of(
+            "SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS",
+            AGENT,
+            Style.strictPositiveInt(),
+            "5",
+            "Time bound of the claude --version probe, in seconds.");
+    public static final Setting<String> CODEX_BIN = Setting.of(
+            "SERVERFS_AGENT_CODEX_BIN",
+            AGENT,
+            Style.text("program name or path"),
+            "codex",
+            "The Codex CLI of runtime codex, run as codex app-server (a program on PATH or a path).");
+    public static final Setting<String> REFERENCE_CODEX_BIN = Setting.of(
+            "SERVERFS_CODEX_BIN",
+            AGENT,
+            Style.text("program name or path"),
+            "",
+            "The reference's name for the Codex CLI, read when SERVERFS_AGENT_CODEX_BIN is unset.");
+    public static final Setting<Path> CODEX_HOME = Setting.of(
+            "SERVERFS_CODEX_HOME",
+            AGENT,
+            Style.absolutePath("absolute path"),
+            "",
+            "CODEX_HOME of every Codex child (absolute path); unset, the server's own CODEX_HOME passes through.");
+    public static final Setting<Integer> CODEX_REQUEST_TIMEOUT_SECONDS = Setting.of(
+            "SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS",
+            AGENT,
+            Style.strictPositiveInt(),
+            "10",
+            "Bound of each JSON-RPC request to a Codex child and of the codex --version probe, in seconds.");
+    public static final Setting<String> CODEX_AUTOSTART = Setting.of(
+            "SERVERFS_CODEX_AUTOSTART",
+            AGENT,
+            Style.text("accepted, unused"),
+            "false",
+            "The reference's daemon autostart: accepted, unused (ServerFS starts every Codex child itself).");
+
+    static final List<Setting<?>> ALL = List.of(
+            BRIDGE_ENABLED,
+            AGENT_MODE,
+            AGENT_RUNTIMES,
+            EMBEDDED,
+            BRIDGE_SOCKET,
+            BRIDGE_TIMEOUT_SECONDS,
+            LOCK_DIR,
+            BRIDGE_STATE_DIR,
+            BRIDGE_HOST_SOCKET_DIR,
+            LOCK_HOST_DIR,
+            PEER_UID,
+            PEER_GID,
+            ENABLE_FAKE_RUNTIME,
+            TASK_TIMEOUT_SECONDS,
+            INTERACTION_TIMEOUT_SECONDS,
+            MAX_ACTIVE_TASKS,
+            TASK_RETENTION_HOURS,
+            CLAUDE_BIN,
+            REFERENCE_CLAUDE_BIN,
+            CLAUDE_PROBE_TIMEOUT_SECONDS,
+            CODEX_BIN,
+            REFERENCE_CODEX_BIN,
+            CODEX_HOME,
+            CODEX_REQUEST_TIMEOUT_SECONDS,
+            CODEX_AUTOSTART);
+
+    private AgentSettings() {}
+
+    private static List<String> runtimes(Variables vars, String name) throws ConfigurationException {
+        List<String> result = new ArrayList<>();
+        for (String item : vars.commaList(name)) {
+            String runtime = item.toLowerCase(Locale.ROOT);
+            boolean known = runtime.equals(RUNTIME_CODEX) || runtime.equals(RUNTIME_CLAUDE);
+            if (runtime.equals(RUNTIME_FAKE)) {
+                if (!ENABLE_FAKE_RUNTIME.get(vars)) {
+                    throw new ConfigurationException(
+                            name + ": runtime fake needs SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true (tests only)");
+                }
+                known = true;
+            }
+            if (!known) {
+                String shown = SAFE_TOKEN.matcher(runtime).matches() ? " '" + runtime + "'" : "";
+                throw new ConfigurationException(name + ": unknown runtime" + shown + " (allowed: codex, claude)");
+            }
+            if (result.contains(runtime)) {
+                throw new ConfigurationException(name + " lists runtime " + runtime + " more than once");
+            }
+            result.add(runtime);
+        }
+        return List.copyOf(result);
+    }
+}
