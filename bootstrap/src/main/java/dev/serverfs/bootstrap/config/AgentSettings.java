@@ -2,6 +2,7 @@ package dev.serverfs.bootstrap.config;
 
 import static dev.serverfs.bootstrap.config.Setting.Group.AGENT;
 
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.workdir.AgentMode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,12 +18,6 @@ import java.util.regex.Pattern;
  * ServerFS reads is written here once.
  */
 public final class AgentSettings {
-
-    /** Runtimes a workdir may allow; {@code fake} only with {@code SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true}. */
-    public static final String RUNTIME_CODEX = "codex";
-
-    public static final String RUNTIME_CLAUDE = "claude";
-    public static final String RUNTIME_FAKE = "fake";
 
     private static final Pattern SAFE_TOKEN = Pattern.compile("[a-z0-9_-]{1,32}");
 
@@ -219,15 +214,13 @@ public final class AgentSettings {
         List<String> result = new ArrayList<>();
         for (String item : vars.commaList(name)) {
             String runtime = item.toLowerCase(Locale.ROOT);
-            boolean known = runtime.equals(RUNTIME_CODEX) || runtime.equals(RUNTIME_CLAUDE);
-            if (runtime.equals(RUNTIME_FAKE)) {
-                if (!ENABLE_FAKE_RUNTIME.get(vars)) {
-                    throw new ConfigurationException(
-                            name + ": runtime fake needs SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true (tests only)");
-                }
-                known = true;
+            // a workdir may allow the runtimes ServerFS knows; the test-only one only when it is enabled
+            Optional<RuntimeName> known = RuntimeName.fromWire(runtime);
+            if (known.isPresent() && known.get().testOnly() && !ENABLE_FAKE_RUNTIME.get(vars)) {
+                throw new ConfigurationException(
+                        name + ": runtime " + runtime + " needs SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true (tests only)");
             }
-            if (!known) {
+            if (known.isEmpty()) {
                 String shown = SAFE_TOKEN.matcher(runtime).matches() ? " '" + runtime + "'" : "";
                 throw new ConfigurationException(name + ": unknown runtime" + shown + " (allowed: codex, claude)");
             }

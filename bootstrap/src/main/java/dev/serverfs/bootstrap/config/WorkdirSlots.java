@@ -1,5 +1,6 @@
 package dev.serverfs.bootstrap.config;
 
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
 import dev.serverfs.domain.workdir.Workdir;
@@ -124,8 +125,9 @@ final class WorkdirSlots {
                     p + "AGENT_MODE is workspace-write but the workdir is read-only (" + p + "READ_ONLY)");
         }
         for (String runtime : runtimes) {
-            boolean needsWrite =
-                    runtime.equals(AgentSettings.RUNTIME_CODEX) || runtime.equals(AgentSettings.RUNTIME_CLAUDE);
+            boolean needsWrite = RuntimeName.fromWire(runtime)
+                    .map(RuntimeName::workspaceWriteOnly)
+                    .orElse(false);
             if (needsWrite && mode != AgentMode.WORKSPACE_WRITE) {
                 throw new ConfigurationException(
                         p + "AGENT_RUNTIMES: runtime " + runtime + " needs agent mode workspace-write " + modeVars);
