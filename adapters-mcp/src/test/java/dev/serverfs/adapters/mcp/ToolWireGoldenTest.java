@@ -2,28 +2,10 @@ package dev.serverfs.adapters.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.serverfs.adapters.mcp.tools.CreateDirectoryTool;
-import dev.serverfs.adapters.mcp.tools.CreateTextFileTool;
-import dev.serverfs.adapters.mcp.tools.DeleteDirectoryTool;
-import dev.serverfs.adapters.mcp.tools.DeleteFileTool;
-import dev.serverfs.adapters.mcp.tools.DownloadBinaryFileTool;
-import dev.serverfs.adapters.mcp.tools.EditTextFileTool;
-import dev.serverfs.adapters.mcp.tools.FindFilesTool;
-import dev.serverfs.adapters.mcp.tools.ListDirectoryTool;
-import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
-import dev.serverfs.adapters.mcp.tools.ReadTextFileTool;
-import dev.serverfs.adapters.mcp.tools.SearchTextTool;
-import dev.serverfs.adapters.mcp.tools.StatFileTool;
-import dev.serverfs.adapters.mcp.tools.UploadBinaryFileTool;
-import dev.serverfs.adapters.mcp.tools.agent.AnswerAgentQuestionTool;
-import dev.serverfs.adapters.mcp.tools.agent.CancelAgentTaskTool;
-import dev.serverfs.adapters.mcp.tools.agent.GetAgentTaskTool;
-import dev.serverfs.adapters.mcp.tools.agent.ListAgentRuntimesTool;
-import dev.serverfs.adapters.mcp.tools.agent.ReadAgentTaskEventsTool;
-import dev.serverfs.adapters.mcp.tools.agent.ReadAgentTaskResultTool;
-import dev.serverfs.adapters.mcp.tools.agent.RespondAgentApprovalTool;
-import dev.serverfs.adapters.mcp.tools.agent.SendAgentMessageTool;
-import dev.serverfs.adapters.mcp.tools.agent.SubmitAgentTaskTool;
+import dev.serverfs.adapters.mcp.tools.BinaryTools;
+import dev.serverfs.adapters.mcp.tools.FilesystemMutationTools;
+import dev.serverfs.adapters.mcp.tools.FilesystemReadTools;
+import dev.serverfs.adapters.mcp.tools.agent.AgentTools;
 import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.in.CancelAgentTaskUseCase;
 import dev.serverfs.application.port.in.CreateDirectoryUseCase;
@@ -98,31 +80,15 @@ class ToolWireGoldenTest {
 
     /** The tools under test, every surface; the only part of this test that follows the tool layer's shape. */
     private List<McpTool> tools(boolean ingress, boolean offerFake) {
-        List<McpTool> tools = new ArrayList<>(List.of(
-                new ListWorkdirsTool(listWorkdirs()),
-                new ListDirectoryTool(listDirectory()),
-                new FindFilesTool(findFiles()),
-                new SearchTextTool(searchText()),
-                new ReadTextFileTool(readTextFile()),
-                new StatFileTool(statFile()),
-                new CreateTextFileTool(createTextFile()),
-                new EditTextFileTool(editTextFile()),
-                new DeleteFileTool(deleteFile()),
-                new CreateDirectoryTool(createDirectory()),
-                new DeleteDirectoryTool(deleteDirectory()),
-                new DownloadBinaryFileTool(download()),
-                new UploadBinaryFileTool(upload(), ingress)));
-        AgentUseCases agent = agent();
-        tools.addAll(List.of(
-                new ListAgentRuntimesTool(agent.listRuntimes()),
-                new SubmitAgentTaskTool(agent.submit(), offerFake),
-                new GetAgentTaskTool(agent.get()),
-                new ReadAgentTaskEventsTool(agent.events()),
-                new ReadAgentTaskResultTool(agent.result()),
-                new RespondAgentApprovalTool(agent.approval()),
-                new AnswerAgentQuestionTool(agent.answer()),
-                new SendAgentMessageTool(agent.message()),
-                new CancelAgentTaskTool(agent.cancel())));
+        List<McpTool> tools = new ArrayList<>();
+        tools.addAll(new FilesystemReadTools(
+                        listWorkdirs(), listDirectory(), findFiles(), searchText(), readTextFile(), statFile())
+                .definitions());
+        tools.addAll(new FilesystemMutationTools(
+                        createTextFile(), editTextFile(), deleteFile(), createDirectory(), deleteDirectory())
+                .definitions());
+        tools.addAll(new BinaryTools(download(), upload(), ingress).definitions());
+        tools.addAll(new AgentTools(agent(), offerFake).definitions());
         return tools;
     }
 
