@@ -262,8 +262,14 @@ class ReadToolsTest {
             assertFalse(d.at("/annotations/openWorldHint").booleanValue(), d.toString());
             assertTrue(d.has("outputSchema"), d.toString());
         }
-        assertEquals(
-                List.of("list_workdirs", "list_directory", "find_files", "search_text", "read_text_file", "stat_file"),
-                List.copyOf(registry.names()));
+        // The group's exact list and order are ToolCatalogueTest's; every one of them is checked above.
+        assertTrue(registry.names()
+                .containsAll(List.of(
+                        "list_workdirs",
+                        "list_directory",
+                        "find_files",
+                        "search_text",
+                        "read_text_file",
+                        "stat_file")));
     }
 }
