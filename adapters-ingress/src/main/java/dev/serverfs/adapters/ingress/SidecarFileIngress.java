@@ -40,8 +40,7 @@ public final class SidecarFileIngress implements FileIngress, AutoCloseable {
 
     static final int MAX_ERROR_BYTES = 4096;
     private static final Pattern CODE = Pattern.compile("[A-Z0-9_]+");
-    private static final JsonMapper JSON =
-            JsonMapper.builder(IngressJson.factory()).build();
+    private static final JsonMapper JSON = IngressJson.MAPPER;
 
     /**
      * Codes the sidecar can produce. A syntactically valid code outside this set (a sidecar bug, or a code from a

@@ -2,7 +2,7 @@ package dev.serverfs.adapters.ingress;
 
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.serverfs.application.port.in.FetchRemoteFileUseCase;
 import dev.serverfs.application.port.in.FetchRemoteFileUseCase.FetchRemoteFileCommand;
 import dev.serverfs.domain.error.ErrorCode;
@@ -34,9 +34,8 @@ final class SidecarHandler implements HttpHandler {
 
     static final int MAX_REQUEST_BYTES = 65_536;
     private static final Logger log = LoggerFactory.getLogger(SidecarHandler.class);
-    private static final JsonMapper JSON = JsonMapper.builder(IngressJson.factory())
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
+    private static final ObjectReader JSON =
+            IngressJson.MAPPER.reader().with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 
     private static final Set<ErrorCode> CLIENT_FAULTS = EnumSet.of(
             ErrorCode.FILE_INGRESS_URL_NOT_ALLOWED,

@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -34,9 +36,18 @@ final class Json {
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
 
-    /** Tool payload records: component {@code binaryTransfer} is written as {@code binary_transfer}. */
+    /**
+     * Tool payload records: component {@code binaryTransfer} is written as {@code binary_transfer}. Also binds tool
+     * arguments into parameter records the same way ({@link ToolArguments#bind}).
+     */
     static final ObjectMapper PAYLOAD = JsonMapper.builder(factory())
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .addModule(ToolArguments.BINDING)
+            // Binding never converts between JSON types ("5" is no integer, 1 no boolean, 5 no string).
+            .withCoercionConfigDefaults(c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.String, CoercionAction.Fail))
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
 

@@ -55,6 +55,11 @@ public record ToolSpec(
         return new ToolSpec(name, description, annotations, surface, meta, schema);
     }
 
+    /** The same tool published with {@code meta} as its {@code _meta} (e.g. only when a feature is enabled). */
+    public ToolSpec withMeta(Map<String, Object> meta) {
+        return new ToolSpec(name, description, annotations, surface, meta, schema);
+    }
+
     public ToolSpec(String name, String description, ToolAnnotations annotations, ToolSurface surface) {
         this(name, description, annotations, surface, Map.of());
     }

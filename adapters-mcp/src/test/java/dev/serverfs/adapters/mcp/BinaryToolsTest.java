@@ -7,8 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.serverfs.adapters.mcp.tools.DownloadBinaryFileTool;
-import dev.serverfs.adapters.mcp.tools.UploadBinaryFileTool;
+import dev.serverfs.adapters.mcp.tools.BinaryTools;
 import dev.serverfs.application.port.in.DownloadBinaryFileUseCase;
 import dev.serverfs.application.port.in.UploadBinaryFileUseCase;
 import dev.serverfs.application.port.in.UploadBinaryFileUseCase.UploadBinaryFileCommand;
@@ -53,8 +52,7 @@ class BinaryToolsTest {
 
     private ToolRegistry registry(boolean ingress) {
         return new ToolRegistry(
-                List.of(new DownloadBinaryFileTool(download), new UploadBinaryFileTool(upload, ingress)),
-                EnumSet.allOf(ToolSurface.class));
+                new BinaryTools(download, upload, ingress).definitions(), EnumSet.allOf(ToolSurface.class));
     }
 
     @Test
@@ -78,7 +76,7 @@ class BinaryToolsTest {
     @Test
     void binary_tools_are_registered_only_on_the_binary_surface() {
         ToolRegistry without = new ToolRegistry(
-                List.of(new DownloadBinaryFileTool(download), new UploadBinaryFileTool(upload, true)),
+                new BinaryTools(download, upload, true).definitions(),
                 EnumSet.of(ToolSurface.FILESYSTEM, ToolSurface.AGENT));
 
         assertTrue(without.isEmpty());

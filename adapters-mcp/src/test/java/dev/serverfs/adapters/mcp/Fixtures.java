@@ -1,6 +1,8 @@
 package dev.serverfs.adapters.mcp;
 
+import dev.serverfs.adapters.mcp.tools.FilesystemReadTools;
 import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.application.service.ListWorkdirsService;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
 import dev.serverfs.domain.workdir.Workdir;
@@ -41,6 +43,22 @@ final class Fixtures {
                         Access.READ_WRITE,
                         policy(true, AgentMode.WORKSPACE_WRITE, List.of("codex", "claude")),
                         Path.of("/srv/secret-host-path/scratch"))));
+    }
+
+    /** The tool of {@code group} named {@code name}. */
+    static McpTool tool(List<McpTool> group, String name) {
+        return group.stream()
+                .filter(t -> t.spec().name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no tool " + name));
+    }
+
+    /** {@code list_workdirs} over {@link #twoWorkdirs()} (the other read tools of its group left out). */
+    static McpTool listWorkdirsTool() {
+        List<McpTool> read = new FilesystemReadTools(
+                        new ListWorkdirsService(twoWorkdirs()), q -> null, q -> null, q -> null, q -> null, q -> null)
+                .definitions();
+        return tool(read, "list_workdirs");
     }
 
     /** An {@link AuditLog} that keeps every event, for assertions. */

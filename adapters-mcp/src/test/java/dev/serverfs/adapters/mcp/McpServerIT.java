@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
-import dev.serverfs.application.service.ListWorkdirsService;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -41,11 +39,7 @@ class McpServerIT {
 
     private McpTestClient start(McpSettings settings) {
         McpServer server = McpServer.start(
-                settings,
-                audit,
-                List.of(
-                        new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())),
-                        new ThreadProbeTool(virtualThreads)));
+                settings, audit, List.of(Fixtures.listWorkdirsTool(), new ThreadProbeTool(virtualThreads)));
         servers.add(server);
         return new McpTestClient(server.port());
     }

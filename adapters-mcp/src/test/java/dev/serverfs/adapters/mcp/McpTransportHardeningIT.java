@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
-import dev.serverfs.application.service.ListWorkdirsService;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,7 +58,7 @@ class McpTransportHardeningIT {
         McpServer server = McpServer.start(
                 settings,
                 new Fixtures.RecordingAuditLog(),
-                List.of(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())), new BottomlessTool()),
+                List.of(Fixtures.listWorkdirsTool(), new BottomlessTool()),
                 (workdir, path) -> {
                     throw new IllegalStateException("read failed at /srv/secret-host-path/" + path);
                 });

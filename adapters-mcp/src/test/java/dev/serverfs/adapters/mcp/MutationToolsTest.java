@@ -7,11 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.serverfs.adapters.mcp.tools.CreateDirectoryTool;
-import dev.serverfs.adapters.mcp.tools.CreateTextFileTool;
-import dev.serverfs.adapters.mcp.tools.DeleteDirectoryTool;
-import dev.serverfs.adapters.mcp.tools.DeleteFileTool;
-import dev.serverfs.adapters.mcp.tools.EditTextFileTool;
+import dev.serverfs.adapters.mcp.tools.FilesystemMutationTools;
 import dev.serverfs.application.port.in.CreateDirectoryUseCase;
 import dev.serverfs.application.port.in.CreateTextFileUseCase;
 import dev.serverfs.application.port.in.DeleteDirectoryUseCase;
@@ -69,12 +65,7 @@ class MutationToolsTest {
             commands.add(c);
             return new DeleteDirectoryUseCase.DeletedDirectory("rw", c.path(), true, c.expectedRevision());
         };
-        List<McpTool> tools = List.of(
-                new CreateTextFileTool(create),
-                new EditTextFileTool(edit),
-                new DeleteFileTool(deleteFile),
-                new CreateDirectoryTool(mkdir),
-                new DeleteDirectoryTool(rmdir));
+        List<McpTool> tools = new FilesystemMutationTools(create, edit, deleteFile, mkdir, rmdir).definitions();
         return new ToolInvoker(new ToolRegistry(tools, EnumSet.allOf(ToolSurface.class)), audit);
     }
 

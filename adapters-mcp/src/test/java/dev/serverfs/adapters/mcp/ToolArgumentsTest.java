@@ -68,6 +68,64 @@ class ToolArgumentsTest {
         assertEquals(Optional.of(2), a.integer("two"));
     }
 
+    record Bound(
+            String workdir, Integer limit, Long big, Boolean flag, List<String> globs, String gone, List<Edit> edits) {}
+
+    record Edit(String oldText, String newText, Integer expectedCount) {}
+
+    record Nested(List<ToolArguments> answers) {}
+
+    @Test
+    void bind_reads_snake_case_arguments_into_a_record_as_the_getters_read_them() throws Exception {
+        ToolArguments a = args("""
+                {"workdir":"docs","limit":5000000000,"big":1e400,"flag":true,"globs":["*.md"],"gone":null,
+                 "edits":[{"old_text":"a","new_text":"b"},{"old_text":"c","new_text":"d","expected_count":2.0}]}""");
+
+        assertEquals(
+                new Bound(
+                        "docs",
+                        Integer.MAX_VALUE,
+                        Long.MAX_VALUE,
+                        true,
+                        List.of("*.md"),
+                        null,
+                        List.of(new Edit("a", "b", null), new Edit("c", "d", 2))),
+                a.bind(Bound.class));
+        assertEquals(
+                new Bound(null, null, null, null, null, null, null), args("{}").bind(Bound.class));
+    }
+
+    @Test
+    void bind_keeps_a_nested_object_as_arguments_of_its_own() throws Exception {
+        Nested n = args("{\"answers\":[{\"question_id\":\"q\",\"extra\":1}]}").bind(Nested.class);
+
+        assertEquals(
+                List.of("question_id", "extra"),
+                List.copyOf(n.answers().getFirst().names()));
+        assertEquals(new Edit("q", null, null), args("{\"old_text\":\"q\"}").bind(Edit.class));
+    }
+
+    @Test
+    void bind_never_coerces_a_wrong_type_and_refuses_an_argument_the_record_lacks() throws Exception {
+        for (String json : List.of(
+                "{\"limit\":\"5\"}",
+                "{\"big\":1.5}",
+                "{\"flag\":1}",
+                "{\"workdir\":5}",
+                "{\"globs\":[1]}",
+                "{\"globs\":\"*.md\"}",
+                "{\"edits\":[{\"old_text\":false}]}")) {
+            ToolArguments a = args(json);
+            assertEquals(
+                    ErrorCode.INVALID_ARGUMENTS,
+                    assertThrows(ServerFsException.class, () -> a.bind(Bound.class))
+                            .code(),
+                    json);
+        }
+        ToolArguments unknown = args("{\"surprise\":1}");
+        assertThrows(IllegalStateException.class, () -> unknown.bind(Bound.class));
+    }
+
     @Test
     void to_string_never_shows_values() throws Exception {
         String shown = args("{\"content\":\"top secret\"}").toString();

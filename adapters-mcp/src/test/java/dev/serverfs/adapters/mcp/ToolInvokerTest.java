@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
 import dev.serverfs.application.port.out.AuditLog;
-import dev.serverfs.application.service.ListWorkdirsService;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +36,7 @@ class ToolInvokerTest {
 
     @Test
     void list_workdirs_returns_structured_content_and_the_same_json_as_text() throws Exception {
-        ToolInvoker invoker = invoker(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())));
+        ToolInvoker invoker = invoker(Fixtures.listWorkdirsTool());
 
         ToolInvoker.Outcome outcome = invoker.call("list_workdirs", json("{}"));
 
@@ -61,8 +59,7 @@ class ToolInvokerTest {
 
     @Test
     void list_workdirs_emits_exactly_one_audit_event_with_returned() throws Exception {
-        invoker(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())))
-                .call("list_workdirs", json("{}"));
+        invoker(Fixtures.listWorkdirsTool()).call("list_workdirs", json("{}"));
 
         assertEquals(1, audit.events().size());
         AuditLog.ToolCall event = audit.events().getFirst();
@@ -74,8 +71,7 @@ class ToolInvokerTest {
 
     @Test
     void missing_arguments_read_as_an_empty_object() {
-        ToolInvoker.Outcome outcome = invoker(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())))
-                .call("list_workdirs", null);
+        ToolInvoker.Outcome outcome = invoker(Fixtures.listWorkdirsTool()).call("list_workdirs", null);
 
         assertInstanceOf(ToolInvoker.Outcome.Result.class, outcome);
     }
@@ -112,7 +108,7 @@ class ToolInvokerTest {
     @Test
     void unknown_top_level_arguments_are_ignored_and_never_reach_the_tool() throws Exception {
         // Issue 10 §12: Gemini CLI adds wait_for_previous to calls.
-        ToolInvoker workdirs = invoker(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())));
+        ToolInvoker workdirs = invoker(Fixtures.listWorkdirsTool());
         assertFalse(
                 workdirs.call("list_workdirs", json("{\"wait_for_previous\":true,\"x\":[1]}"))
                         instanceof ToolInvoker.Outcome.Failure);
@@ -162,8 +158,7 @@ class ToolInvokerTest {
         };
         ToolInvoker invoker = new ToolInvoker(
                 new ToolRegistry(
-                        List.of(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())), new EchoTool()),
-                        EnumSet.allOf(ToolSurface.class)),
+                        List.of(Fixtures.listWorkdirsTool(), new EchoTool()), EnumSet.allOf(ToolSurface.class)),
                 broken);
 
         ObjectNode ok = assertInstanceOf(ToolInvoker.Outcome.Result.class, invoker.call("list_workdirs", null))
@@ -251,7 +246,7 @@ class ToolInvokerTest {
         ObjectNode echo = Json.WIRE.createObjectNode().put("workdir", "docs").put("path", tricky);
         assertWireIsPlainRendering(
                 invoker(new EchoTool()).call("echo_path", echo), Json.PAYLOAD.valueToTree(Map.of("path", tricky)));
-        ListWorkdirsTool workdirs = new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs()));
+        McpTool workdirs = Fixtures.listWorkdirsTool();
         assertWireIsPlainRendering(
                 invoker(workdirs).call("list_workdirs", json("{}")),
                 Json.PAYLOAD.valueToTree(
@@ -352,8 +347,7 @@ class ToolInvokerTest {
     @Test
     void descriptors_publish_schema_annotations_and_meta() {
         ToolRegistry registry = new ToolRegistry(
-                List.of(new ListWorkdirsTool(new ListWorkdirsService(Fixtures.twoWorkdirs())), new BinaryOnlyTool()),
-                EnumSet.allOf(ToolSurface.class));
+                List.of(Fixtures.listWorkdirsTool(), new BinaryOnlyTool()), EnumSet.allOf(ToolSurface.class));
 
         JsonNode list = registry.descriptors().get(0);
         assertEquals("list_workdirs", list.get("name").textValue());

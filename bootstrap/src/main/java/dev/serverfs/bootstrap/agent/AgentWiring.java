@@ -6,15 +6,7 @@ import dev.serverfs.adapters.claude.ClaudeSettings;
 import dev.serverfs.adapters.codex.CodexAgentRuntime;
 import dev.serverfs.adapters.codex.CodexSettings;
 import dev.serverfs.adapters.mcp.McpTool;
-import dev.serverfs.adapters.mcp.tools.agent.AnswerAgentQuestionTool;
-import dev.serverfs.adapters.mcp.tools.agent.CancelAgentTaskTool;
-import dev.serverfs.adapters.mcp.tools.agent.GetAgentTaskTool;
-import dev.serverfs.adapters.mcp.tools.agent.ListAgentRuntimesTool;
-import dev.serverfs.adapters.mcp.tools.agent.ReadAgentTaskEventsTool;
-import dev.serverfs.adapters.mcp.tools.agent.ReadAgentTaskResultTool;
-import dev.serverfs.adapters.mcp.tools.agent.RespondAgentApprovalTool;
-import dev.serverfs.adapters.mcp.tools.agent.SendAgentMessageTool;
-import dev.serverfs.adapters.mcp.tools.agent.SubmitAgentTaskTool;
+import dev.serverfs.adapters.mcp.tools.agent.AgentTools;
 import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.out.AgentRuntime;
@@ -95,16 +87,7 @@ public final class AgentWiring implements AutoCloseable {
     }
 
     private static List<McpTool> tools(AgentUseCases agent, boolean offerFake) {
-        return List.of(
-                new ListAgentRuntimesTool(agent.listRuntimes()),
-                new SubmitAgentTaskTool(agent.submit(), offerFake),
-                new GetAgentTaskTool(agent.get()),
-                new ReadAgentTaskEventsTool(agent.events()),
-                new ReadAgentTaskResultTool(agent.result()),
-                new RespondAgentApprovalTool(agent.approval()),
-                new AnswerAgentQuestionTool(agent.answer()),
-                new SendAgentMessageTool(agent.message()),
-                new CancelAgentTaskTool(agent.cancel()));
+        return new AgentTools(agent, offerFake).definitions();
     }
 
     /** The nine Agent tools, in {@code tools/list} order. */

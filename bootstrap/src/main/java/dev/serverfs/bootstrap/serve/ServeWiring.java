@@ -8,19 +8,9 @@ import dev.serverfs.adapters.mcp.McpSettings;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.Slf4jAuditLog;
 import dev.serverfs.adapters.mcp.ToolSurface;
-import dev.serverfs.adapters.mcp.tools.CreateDirectoryTool;
-import dev.serverfs.adapters.mcp.tools.CreateTextFileTool;
-import dev.serverfs.adapters.mcp.tools.DeleteDirectoryTool;
-import dev.serverfs.adapters.mcp.tools.DeleteFileTool;
-import dev.serverfs.adapters.mcp.tools.DownloadBinaryFileTool;
-import dev.serverfs.adapters.mcp.tools.EditTextFileTool;
-import dev.serverfs.adapters.mcp.tools.FindFilesTool;
-import dev.serverfs.adapters.mcp.tools.ListDirectoryTool;
-import dev.serverfs.adapters.mcp.tools.ListWorkdirsTool;
-import dev.serverfs.adapters.mcp.tools.ReadTextFileTool;
-import dev.serverfs.adapters.mcp.tools.SearchTextTool;
-import dev.serverfs.adapters.mcp.tools.StatFileTool;
-import dev.serverfs.adapters.mcp.tools.UploadBinaryFileTool;
+import dev.serverfs.adapters.mcp.tools.BinaryTools;
+import dev.serverfs.adapters.mcp.tools.FilesystemMutationTools;
+import dev.serverfs.adapters.mcp.tools.FilesystemReadTools;
 import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.application.port.out.FileIngress;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
@@ -57,7 +47,7 @@ import java.util.Set;
 
 /**
  * Composition of the {@code serve} process: configuration → adapters → use cases → MCP tools → {@link McpServer}.
- * Every tool of every surface is listed in {@link #tools}; the server itself leaves out the surfaces
+ * Every tool group of every surface is registered in {@link #tools}; the server itself leaves out the surfaces
  * {@link #surfaces} does not enable (CONTRACT.md §1, reference §1.5). Closing stops the server, then releases the
  * filesystem adapter's root descriptors.
  */
@@ -182,7 +172,8 @@ public final class ServeWiring implements AutoCloseable {
     }
 
     /**
-     * Every tool, of every surface, in {@code tools/list} order: add new tools here (the server filters by surface).
+     * Every filesystem and binary tool in {@code tools/list} order, group by group (a new tool goes in its group's
+     * class, not here; the server filters by surface).
      * {@code recovery} is the lazy guard reconciliation of the embedded Agent service ({@link SlotRecovery#NONE}
      * otherwise).
      */
@@ -198,20 +189,28 @@ public final class ServeWiring implements AutoCloseable {
         // One gate per process: its mutation lock is the process-wide lock of reference §2.8. A guard it meets is
         // reconciled lazily by the embedded Agent service, if this process hosts it.
         MutationGate gate = new MutationGate(workdirs, leases, recovery);
-        return List.of(
-                new ListWorkdirsTool(new ListWorkdirsService(workdirs)),
-                new ListDirectoryTool(new ListDirectoryService(workdirs, limits, fs)),
-                new FindFilesTool(new FindFilesService(workdirs, limits, fs)),
-                new SearchTextTool(new SearchTextService(workdirs, limits, fs)),
-                new ReadTextFileTool(new ReadTextFileService(workdirs, fs)),
-                new StatFileTool(new StatFileService(workdirs, fs)),
-                new CreateTextFileTool(new CreateTextFileService(gate, mutations)),
-                new EditTextFileTool(new EditTextFileService(gate, limits, mutations)),
-                new DeleteFileTool(new DeleteFileService(gate, mutations)),
-                new CreateDirectoryTool(new CreateDirectoryService(gate, mutations)),
-                new DeleteDirectoryTool(new DeleteDirectoryService(gate, mutations)),
-                // Binary tools (reference §2.14-§2.15): the upload publishes through the same gate.
-                new DownloadBinaryFileTool(new DownloadBinaryFileService(workdirs, fs)),
-                new UploadBinaryFileTool(new UploadBinaryFileService(gate, mutations, ingress), ingress.isPresent()));
+        List<McpTool> tools = new ArrayList<>();
+        tools.addAll(new FilesystemReadTools(
+                        new ListWorkdirsService(workdirs),
+                        new ListDirectoryService(workdirs, limits, fs),
+                        new FindFilesService(workdirs, limits, fs),
+                        new SearchTextService(workdirs, limits, fs),
+                        new ReadTextFileService(workdirs, fs),
+                        new StatFileService(workdirs, fs))
+                .definitions());
+        tools.addAll(new FilesystemMutationTools(
+                        new CreateTextFileService(gate, mutations),
+                        new EditTextFileService(gate, limits, mutations),
+                        new DeleteFileService(gate, mutations),
+                        new CreateDirectoryService(gate, mutations),
+                        new DeleteDirectoryService(gate, mutations))
+                .definitions());
+        // Binary tools (reference §2.14-§2.15): the upload publishes through the same gate.
+        tools.addAll(new BinaryTools(
+                        new DownloadBinaryFileService(workdirs, fs),
+                        new UploadBinaryFileService(gate, mutations, ingress),
+                        ingress.isPresent())
+                .definitions());
+        return List.copyOf(tools);
     }
 }

@@ -1,10 +1,7 @@
 package dev.serverfs.adapters.mcp.tools.agent;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.serverfs.adapters.mcp.ToolResult;
+import dev.serverfs.adapters.mcp.StoredJson;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.Task;
@@ -17,10 +14,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** Wire shapes of Agent records (reference §3.1, §3.3, §3.4) as ordered maps; stored JSON is embedded as JSON. */
+/**
+ * Wire shapes of Agent records (reference §3.1, §3.3, §3.4) as ordered maps: they differ from the domain records
+ * (wire names of enums and ids, formatted timestamps, fields an unavailable runtime leaves out, stored JSON embedded
+ * as JSON).
+ */
 final class AgentViews {
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
-
     private AgentViews() {}
 
     static Map<String, Object> runtime(RuntimeInfo r) {
@@ -107,20 +106,11 @@ final class AgentViews {
         return m;
     }
 
-    /** The task id an Agent tool call's audit event names (the invoker adds {@code schema_version}). */
-    static ToolResult audited(ToolResult result, Optional<TaskId> taskId) {
-        return taskId.map(id -> result.withCounter("task_id", id.value())).orElse(result);
-    }
-
     private static String time(Instant instant) {
         return Timestamps.format(instant);
     }
 
     private static JsonNode json(String stored) {
-        try {
-            return JSON.readTree(stored);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored JSON could not be read", e);
-        }
+        return StoredJson.parse(stored);
     }
 }
