@@ -11,6 +11,7 @@ import dev.serverfs.adapters.mcp.tools.FilesystemMutationTools;
 import dev.serverfs.adapters.mcp.tools.FilesystemReadTools;
 import dev.serverfs.adapters.mcp.tools.agent.AgentTools;
 import dev.serverfs.application.port.in.AgentUseCases;
+import dev.serverfs.domain.task.RuntimeName;
 import java.io.InputStream;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
@@ -159,6 +160,28 @@ class ToolCatalogueTest {
                 assertEquals(properties, components, definition.spec().name());
                 assertTrue(definition.parameters().isRecord());
             }
+        }
+    }
+
+    @Test
+    void submit_offers_exactly_the_runtimes_serverfs_can_run() throws Exception {
+        for (boolean fake : new boolean[] {false, true}) {
+            McpTool submit = all(false, fake).stream()
+                    .filter(t -> t.spec().name().equals("submit_agent_task"))
+                    .findFirst()
+                    .orElseThrow();
+            JsonNode schema;
+            try (InputStream in = resource(submit.spec().schema() + ".json")) {
+                schema = Json.WIRE.readTree(in);
+            }
+            List<String> offered = new ArrayList<>();
+            schema.path("properties").path("runtime").path("enum").forEach(n -> offered.add(n.asText()));
+            List<String> runnable = Arrays.stream(RuntimeName.values())
+                    .filter(r -> fake || !r.testOnly())
+                    .map(RuntimeName::wire)
+                    .toList();
+            assertEquals(
+                    runnable, offered, "the runtime enum of " + submit.spec().schema());
         }
     }
 

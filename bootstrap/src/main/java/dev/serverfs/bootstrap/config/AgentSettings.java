@@ -7,10 +7,12 @@ import dev.serverfs.domain.workdir.AgentMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The catalogue's settings of Agent delegation: the MCP side, the Bridge and the providers (contract reference §9.1,
@@ -18,6 +20,12 @@ import java.util.regex.Pattern;
  * ServerFS reads is written here once.
  */
 public final class AgentSettings {
+
+    /** {@code codex, claude}: the runtimes a production workdir may allow. */
+    private static final String PRODUCTION_RUNTIMES = Arrays.stream(RuntimeName.values())
+            .filter(r -> !r.testOnly())
+            .map(RuntimeName::wire)
+            .collect(Collectors.joining(", "));
 
     private static final Pattern SAFE_TOKEN = Pattern.compile("[a-z0-9_-]{1,32}");
 
@@ -222,7 +230,8 @@ public final class AgentSettings {
             }
             if (known.isEmpty()) {
                 String shown = SAFE_TOKEN.matcher(runtime).matches() ? " '" + runtime + "'" : "";
-                throw new ConfigurationException(name + ": unknown runtime" + shown + " (allowed: codex, claude)");
+                throw new ConfigurationException(
+                        name + ": unknown runtime" + shown + " (allowed: " + PRODUCTION_RUNTIMES + ")");
             }
             if (result.contains(runtime)) {
                 throw new ConfigurationException(name + " lists runtime " + runtime + " more than once");
