@@ -93,7 +93,9 @@ public record ServerFsConfig(
     /**
      * Agent delegation settings (reference §9.1, §9.3; v0.7.3 §4). {@code embedded} hosts the Agent service
      * inside {@code serve} (CONTRACT.md §3.3). {@code enabledRuntimes} is the sorted union of the runtimes allowed
-     * on any workdir; {@code retention} is {@code SERVERFS_AGENT_TASK_RETENTION_HOURS} as a duration.
+     * on any workdir; {@code retention} is {@code SERVERFS_AGENT_TASK_RETENTION_HOURS} as a duration. {@code peerUid}
+     * and {@code peerGid} ({@code SERVERFS_AGENT_PEER_UID}/{@code _GID}) are the identity {@code serverfs bridge}
+     * accepts on its socket; empty means the Bridge's own (reference §4.1).
      */
     public record Agent(
             boolean bridgeEnabled,
@@ -109,7 +111,9 @@ public record ServerFsConfig(
             Duration retention,
             List<String> enabledRuntimes,
             Claude claude,
-            Codex codex) {
+            Codex codex,
+            Optional<Integer> peerUid,
+            Optional<Integer> peerGid) {
         /** Without provider settings: {@code claude} and {@code codex} on {@code PATH}, their default bounds. */
         public Agent(
                 boolean bridgeEnabled,
@@ -138,7 +142,9 @@ public record ServerFsConfig(
                     retention,
                     enabledRuntimes,
                     Claude.DEFAULTS,
-                    Codex.DEFAULTS);
+                    Codex.DEFAULTS,
+                    Optional.empty(),
+                    Optional.empty());
         }
 
         public Agent {
@@ -152,6 +158,32 @@ public record ServerFsConfig(
             enabledRuntimes = List.copyOf(enabledRuntimes);
             Objects.requireNonNull(claude, "claude");
             Objects.requireNonNull(codex, "codex");
+            Objects.requireNonNull(peerUid, "peerUid");
+            Objects.requireNonNull(peerGid, "peerGid");
+        }
+
+        /**
+         * The Bridge's view of the same settings ({@code serverfs bridge}, CONTRACT.md §3.4): the host-side socket
+         * path and lock directory in place of the paths {@code serve} uses (inside a container they differ).
+         */
+        public Agent onHost(Path hostSocket, Path hostLockDir) {
+            return new Agent(
+                    bridgeEnabled,
+                    embedded,
+                    hostSocket,
+                    bridgeTimeout,
+                    hostLockDir,
+                    stateDir,
+                    fakeRuntimeEnabled,
+                    taskTimeout,
+                    interactionTimeout,
+                    maxActiveTasks,
+                    retention,
+                    enabledRuntimes,
+                    claude,
+                    codex,
+                    peerUid,
+                    peerGid);
         }
 
         @Override
