@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code deploy/agent-bridge/install.sh} run for real against a temporary {@code HOME} with {@code --no-start} (no
  * systemd needed): it refuses root, and for an ordinary user (uid 65534 through {@code setpriv}, as this suite runs
- * as root) it lays out reference §1.2's files with private modes, writes the validated configuration, and refuses
- * a configuration {@code serverfs bridge} would refuse without installing it.
+ * as root) it lays out reference §1.2's files with private modes, writes the validated configuration, the
+ * installed release runs as the unit starts it (bound socket, stops with exit 0 on SIGTERM), and a configuration
+ * {@code serverfs bridge} would refuse is not installed.
  */
 class BridgeInstallIT {
     private static final int NOBODY = 65534;
@@ -116,6 +120,42 @@ class BridgeInstallIT {
                 unit);
         try (Stream<Path> entries = Files.list(config)) {
             assertEquals(2, entries.count(), "no temp file left beside the configuration");
+        }
+
+        // The installed release runs as the unit would start it: the Bridge of that user on runtime/socket.
+        Path socket = share.resolve("runtime/socket/bridge.sock");
+        List<String> bridge = new ArrayList<>(asNobody());
+        bridge.addAll(List.of(
+                current.resolve("serverfs-bridge").toString(),
+                "bridge",
+                "--env-file",
+                config.resolve("bridge.env").toString()));
+        ProcessBuilder builder = new ProcessBuilder(bridge).redirectErrorStream(true);
+        builder.environment().keySet().removeIf(k -> k.startsWith("SERVERFS_") || k.startsWith("WORKDIR_"));
+        builder.environment().put("HOME", home.toString());
+        Process running = builder.start();
+        try {
+            BufferedReader lines =
+                    new BufferedReader(new InputStreamReader(running.getInputStream(), StandardCharsets.UTF_8));
+            List<String> seen = new ArrayList<>();
+            String line;
+            while ((line = lines.readLine()) != null && !line.equals(BridgeCommand.READY)) {
+                seen.add(line);
+            }
+            assertEquals(BridgeCommand.READY, line, "the installed Bridge did not start: " + seen);
+            assertTrue(
+                    Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                            .isOther(),
+                    "a socket is bound");
+            assertEquals(NOBODY, (int) Files.getAttribute(socket, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+            assertEquals("rw-------", mode(socket));
+            assertEquals("rw-------", mode(share.resolve("runtime/locks/01.lock")));
+            assertTrue(Files.isRegularFile(state.resolve("state.sqlite3")), "the store in the state directory");
+            running.toHandle().destroy(); // SIGTERM, as systemctl stop sends
+            assertTrue(running.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, running.exitValue());
+        } finally {
+            running.destroyForcibly();
         }
 
         // A second install keeps the first release as previous; a refused configuration changes nothing.

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,7 +113,7 @@ class AgentSplitIT extends AgentScenarios {
         assertEquals("INVALID_REQUEST", garbage.at("/error/code").asText());
         try (SocketChannel channel = connect()) {
             byte[] big = new byte[(1 << 20) + 1];
-            java.util.Arrays.fill(big, (byte) 'x');
+            Arrays.fill(big, (byte) 'x');
             ByteBuffer out = ByteBuffer.wrap(big);
             while (out.hasRemaining()) {
                 channel.write(out);
