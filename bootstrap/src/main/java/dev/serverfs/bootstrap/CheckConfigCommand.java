@@ -10,10 +10,12 @@ import dev.serverfs.bootstrap.logging.StartupEvents;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
- * {@code serverfs check-config [--env-file F]}: validates the configuration exactly as {@code serve} would and
- * prints the effective policy per workdir (CONTRACT.md §4); exit 0, or 2 with the reason.
+ * {@code serverfs check-config [--env-file F] [--bridge]}: validates the configuration exactly as {@code serve}
+ * (with {@code --bridge}: {@code serverfs bridge}) would and prints the effective policy per workdir (CONTRACT.md
+ * §4); exit 0, or 2 with the reason.
  */
 @Command(
         name = "check-config",
@@ -23,11 +25,18 @@ final class CheckConfigCommand implements Callable<Integer> {
     @Mixin
     private EnvFileOption envFileOption;
 
+    @Option(
+            names = "--bridge",
+            description = "Validate as serverfs bridge reads it (the Agent Bridge's own rules and host-side paths).")
+    private boolean bridge;
+
     @Override
     public Integer call() {
         ServerFsConfig config;
         try {
-            config = ConfigLoader.loadFromProcess(envFileOption.envFile());
+            config = bridge
+                    ? ConfigLoader.loadBridge(System.getenv(), envFileOption.envFile())
+                    : ConfigLoader.loadFromProcess(envFileOption.envFile());
         } catch (ConfigurationException e) {
             return StartupEvents.configurationFailed(e);
         }

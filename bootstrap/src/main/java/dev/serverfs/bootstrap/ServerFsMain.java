@@ -1,5 +1,6 @@
 package dev.serverfs.bootstrap;
 
+import dev.serverfs.bootstrap.bridge.BridgeCommand;
 import dev.serverfs.bootstrap.ingress.IngressCommand;
 import dev.serverfs.bootstrap.launch.ServerFsVersion;
 import dev.serverfs.bootstrap.serve.ServeCommand;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Command;
             VersionCommand.class,
             CheckConfigCommand.class,
             ServeCommand.class,
+            BridgeCommand.class,
             IngressCommand.class,
             TasksCommand.class,
             FakeProviderCommand.class

@@ -80,4 +80,33 @@ class CheckConfigCommandTest {
                         + " file\n"));
         assertFalse(s.err().contains(tmp.toString()));
     }
+
+    @Test
+    void with_bridge_it_validates_as_serverfs_bridge_reads_the_file(@TempDir Path tmp) throws Exception {
+        StdStreams plain = StdStreams.capture(
+                () -> ServerFsMain.run("check-config", "--bridge", "--env-file", EXAMPLE.toString()));
+        assertEquals(2, plain.exitCode());
+        assertTrue(
+                plain.err()
+                        .endsWith(
+                                "ServerFS: configuration error: serverfs bridge needs SERVERFS_AGENT_BRIDGE_ENABLED=true\n"),
+                plain.err());
+        Files.createDirectory(tmp.resolve("proj"));
+        Path env = Files.writeString(
+                tmp.resolve("bridge.env"),
+                "SERVERFS_AGENT_BRIDGE_ENABLED=true\nSERVERFS_AGENT_BRIDGE_STATE_DIR=" + tmp.resolve("state")
+                        + "\nSERVERFS_AGENT_BRIDGE_HOST_SOCKET_DIR=" + tmp.resolve("run")
+                        + "\nSERVERFS_AGENT_LOCK_HOST_DIR=" + tmp.resolve("locks")
+                        + "\nSERVERFS_AGENT_PEER_UID=1000\nWORKDIR_01_ALIAS=proj\nWORKDIR_01_PATH=proj"
+                        + "\nWORKDIR_01_READ_ONLY=false\nWORKDIR_01_AGENT_MODE=workspace-write"
+                        + "\nWORKDIR_01_AGENT_RUNTIMES=codex\n");
+        StdStreams ok =
+                StdStreams.capture(() -> ServerFsMain.run("check-config", "--bridge", "--env-file", env.toString()));
+        assertEquals(0, ok.exitCode(), ok.err());
+        assertTrue(ok.out().startsWith("ServerFS configuration OK\n"), ok.out());
+        assertFalse(ok.out().contains(tmp.toString()), "host path printed");
+        try (var entries = Files.list(tmp)) {
+            assertEquals(2, entries.count(), "nothing created: only proj and bridge.env");
+        }
+    }
 }

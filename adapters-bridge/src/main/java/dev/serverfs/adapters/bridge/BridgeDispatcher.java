@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase;
 import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase;
+import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
@@ -64,18 +65,7 @@ final class BridgeDispatcher {
         WireFields p = WireFields.params(request.params());
         return switch (request.method()) {
             case RUNTIME_LIST -> AgentWire.runtimes(agent.listRuntimes().listRuntimes());
-            case TASK_SUBMIT ->
-                AgentWire.handle(agent.submit()
-                        .submit(new SubmitAgentTaskCommand(
-                                p.string("runtime"),
-                                p.string("workdir"),
-                                p.string("prompt"),
-                                p.string("path"),
-                                p.string("profile"),
-                                p.optionalString("continue_from_task_id").map(TaskId::parse),
-                                p.optionalString("correlation_id"),
-                                p.optionalString("idempotency_key")))
-                        .task());
+            case TASK_SUBMIT -> AgentWire.handle(submit(p).task());
             case TASK_GET -> AgentWire.taskView(agent.get().get(taskId(p)));
             case TASK_EVENTS ->
                 AgentWire.events(agent.events()
@@ -105,6 +95,36 @@ final class BridgeDispatcher {
             case TASK_CANCEL -> AgentWire.cancel(agent.cancel().cancel(taskId(p)));
             case RUNTIME_MODELS -> models(p);
         };
+    }
+
+    /**
+     * {@code task.submit}: the service checks the starting directory through the workdir's path policy and answers
+     * the MCP codes; the Bridge RPC names them as reference §4.3 does — escaping the workdir or not a directory
+     * {@code INVALID_WORKDIR_PATH}, missing {@code WORKDIR_PATH_NOT_FOUND}.
+     */
+    private SubmitAgentTaskUseCase.Submission submit(WireFields p) {
+        SubmitAgentTaskCommand command = new SubmitAgentTaskCommand(
+                p.string("runtime"),
+                p.string("workdir"),
+                p.string("prompt"),
+                p.string("path"),
+                p.string("profile"),
+                p.optionalString("continue_from_task_id").map(TaskId::parse),
+                p.optionalString("correlation_id"),
+                p.optionalString("idempotency_key"));
+        try {
+            return agent.submit().submit(command);
+        } catch (ServerFsException e) {
+            ErrorCode wire = switch (e.code()) {
+                case PATH_OUTSIDE_WORKDIR, NOT_A_DIRECTORY, SYMLINK_NOT_ALLOWED -> ErrorCode.INVALID_WORKDIR_PATH;
+                case PATH_NOT_FOUND -> ErrorCode.WORKDIR_PATH_NOT_FOUND;
+                default -> e.code();
+            };
+            if (wire == e.code()) {
+                throw e;
+            }
+            throw new ServerFsException(wire, e.getMessage());
+        }
     }
 
     private static TaskId taskId(WireFields p) {

@@ -62,6 +62,20 @@ public final class BridgeServer implements AutoCloseable {
             }
         }
 
+        /**
+         * Whether a peer of another identity shares the socket through its group: the socket, its directory and the
+         * lock directory then get the group modes of reference §1.2 ({@code 0660}/{@code 0750}/{@code 0640}).
+         */
+        public boolean sharesGroup() {
+            return allowedPeerUid.orElse(Posix.uid()) != Posix.uid()
+                    || allowedPeerGid.orElse(Posix.gid()) != Posix.gid();
+        }
+
+        /** The group the peer shares the Bridge's runtime files through, when {@link #sharesGroup}. */
+        public Optional<Integer> sharedGid() {
+            return sharesGroup() ? Optional.of(allowedPeerGid.orElse(Posix.gid())) : Optional.empty();
+        }
+
         /** 32 connections, 30 s idle. */
         public static Settings of(Path socketPath, Optional<Integer> allowedPeerUid, Optional<Integer> allowedPeerGid) {
             return new Settings(socketPath, allowedPeerUid, allowedPeerGid, 32, Duration.ofSeconds(30));
@@ -69,7 +83,7 @@ public final class BridgeServer implements AutoCloseable {
     }
 
     private final Settings settings;
-    private final BridgeDispatcher dispatcher;
+    private volatile BridgeDispatcher dispatcher;
     private final ServerSocketChannel listener;
     private final UserPrincipal allowedUser;
     private final GroupPrincipal allowedGroup;
@@ -79,13 +93,8 @@ public final class BridgeServer implements AutoCloseable {
     private volatile boolean closed;
 
     private BridgeServer(
-            Settings settings,
-            AgentUseCases agent,
-            ServerSocketChannel listener,
-            UserPrincipal allowedUser,
-            GroupPrincipal allowedGroup) {
+            Settings settings, ServerSocketChannel listener, UserPrincipal allowedUser, GroupPrincipal allowedGroup) {
         this.settings = settings;
-        this.dispatcher = new BridgeDispatcher(agent);
         this.listener = listener;
         this.allowedUser = allowedUser;
         this.allowedGroup = allowedGroup;
@@ -94,17 +103,31 @@ public final class BridgeServer implements AutoCloseable {
     }
 
     /**
-     * Checks the socket path, binds, sets the socket's mode and starts accepting.
+     * Checks the socket path, binds, sets the socket's mode and starts accepting ({@link #bind} then {@link
+     * #accept}).
      *
      * @throws ServerFsException {@code SOCKET_DIRECTORY_UNSAFE}, {@code SOCKET_PATH_IN_USE}, or {@code
      *     CONFIGURATION_ERROR} when the socket cannot be bound or given the peer's group
      */
     public static BridgeServer start(Settings settings, AgentUseCases agent) {
+        BridgeServer server = bind(settings);
+        server.accept(agent);
+        return server;
+    }
+
+    /**
+     * Checks the socket path, binds and sets the socket's mode, without accepting yet: the bound socket answers
+     * every later start's probe, so a second Bridge refuses ({@code SOCKET_PATH_IN_USE}) before it touches the
+     * task store. Connections wait in the listen backlog until {@link #accept}.
+     *
+     * @throws ServerFsException as {@link #start}
+     */
+    public static BridgeServer bind(Settings settings) {
         int ownUid = Posix.uid();
         int ownGid = Posix.gid();
         int peerUid = settings.allowedPeerUid().orElse(ownUid);
         int peerGid = settings.allowedPeerGid().orElse(ownGid);
-        boolean sharedGroup = peerUid != ownUid || peerGid != ownGid;
+        boolean sharedGroup = settings.sharesGroup();
         Path socket = settings.socketPath();
         SocketPath.prepare(socket, ownUid, sharedGroup);
         UserPrincipalLookupService principals = socket.getFileSystem().getUserPrincipalLookupService();
@@ -119,9 +142,7 @@ public final class BridgeServer implements AutoCloseable {
             if (peerGid != ownGid) {
                 Files.getFileAttributeView(socket, PosixFileAttributeView.class).setGroup(group);
             }
-            BridgeServer server = new BridgeServer(settings, agent, listener, user, group);
-            server.acceptor.start();
-            return server;
+            return new BridgeServer(settings, listener, user, group);
         } catch (IOException | RuntimeException e) {
             if (listener != null) {
                 Watchdog.closeQuietly(listener);
@@ -132,6 +153,15 @@ public final class BridgeServer implements AutoCloseable {
             }
             throw new ServerFsException(ErrorCode.CONFIGURATION_ERROR, "the Bridge socket cannot be set up");
         }
+    }
+
+    /** Starts answering connections with {@code agent}'s use cases (once). */
+    public synchronized void accept(AgentUseCases agent) {
+        if (dispatcher != null) {
+            throw new IllegalStateException("already accepting");
+        }
+        dispatcher = new BridgeDispatcher(agent);
+        acceptor.start();
     }
 
     public Path socketPath() {

@@ -1,23 +1,16 @@
 package dev.serverfs.bootstrap.agent;
 
 import dev.serverfs.adapters.bridge.BridgeClient;
-import dev.serverfs.adapters.claude.ClaudeAgentRuntime;
-import dev.serverfs.adapters.claude.ClaudeSettings;
-import dev.serverfs.adapters.codex.CodexAgentRuntime;
-import dev.serverfs.adapters.codex.CodexSettings;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.tools.agent.AgentTools;
 import dev.serverfs.application.port.in.AgentUseCases;
+import dev.serverfs.application.port.in.ListAgentRuntimesUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
-import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
+import dev.serverfs.application.service.AllowlistedRuntimesService;
 import dev.serverfs.application.service.GuardedSubmitAgentTaskService;
 import dev.serverfs.application.service.SlotRecovery;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
-import dev.serverfs.bootstrap.launch.ServerFsProcess;
-import dev.serverfs.bootstrap.launch.ServerFsVersion;
-import dev.serverfs.domain.task.RuntimeName;
-import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,7 +20,8 @@ import java.util.Optional;
  * spool in the state directory, builds the runtimes ({@code codex} and {@code claude} when a workdir allows them;
  * the test-only {@code fake} when enabled), reconciles tasks and guards left by a previous process and collects
  * expired tasks. Otherwise, with the Bridge enabled, the tools call the Bridge at {@code SERVERFS_AGENT_BRIDGE_SOCKET}
- * through a {@link BridgeClient} (one connection per call, {@code SERVERFS_AGENT_BRIDGE_TIMEOUT_SECONDS}); with it
+ * through a {@link BridgeClient} (one connection per call, {@code SERVERFS_AGENT_BRIDGE_TIMEOUT_SECONDS}; submits checked
+ * and runtimes filtered to this side's allowlists before and after the call); with it
  * disabled they answer {@code AGENT_BRIDGE_UNAVAILABLE}. {@link #tools} are the nine Agent tools; ServeWiring
  * registers them on the Agent surface.
  */
@@ -50,40 +44,17 @@ public final class AgentWiring implements AutoCloseable {
                     : AgentUseCases.of(new UnavailableBridge());
             // The Agent service is in another process: the MCP-side checks fail a bad submit before the remote call.
             SubmitAgentTaskUseCase checked = new GuardedSubmitAgentTaskService(config.workdirs(), fs, bridge.submit());
-            return new AgentWiring(tools(bridge.withSubmit(checked), offerFake), Optional.empty());
+            ListAgentRuntimesUseCase listed = new AllowlistedRuntimesService(config.workdirs(), bridge.listRuntimes());
+            return new AgentWiring(
+                    tools(bridge.withSubmit(checked).withListRuntimes(listed), offerFake), Optional.empty());
         }
-        EmbeddedAgent e = EmbeddedAgent.start(
-                agent,
-                config.workdirs(),
-                runtimes(agent),
-                ServerFsProcess.fakeProviderArgv(),
-                Clock.systemUTC(),
-                ServerFsVersion.version());
+        EmbeddedAgent e = EmbeddedAgent.start(config, Optional.empty());
         try {
             return new AgentWiring(tools(e.useCases(), offerFake), Optional.of(e));
         } catch (RuntimeException failure) {
             e.close();
             throw failure;
         }
-    }
-
-    /**
-     * The real runtimes some workdir allows. Their children get the allow-listed part of this process' environment
-     * (HOME, PATH, the provider's credentials; see ClaudeCommandLine and CodexCommandLine), never ServerFS' own
-     * settings.
-     */
-    private static List<AgentRuntime> runtimes(ServerFsConfig.Agent agent) {
-        List<AgentRuntime> runtimes = new java.util.ArrayList<>();
-        if (agent.enabledRuntimes().contains(RuntimeName.CODEX.wire())) {
-            ServerFsConfig.Codex codex = agent.codex();
-            runtimes.add(new CodexAgentRuntime(
-                    new CodexSettings(codex.bin(), codex.codexHome(), codex.requestTimeout(), System.getenv())));
-        }
-        if (agent.enabledRuntimes().contains(RuntimeName.CLAUDE.wire())) {
-            runtimes.add(new ClaudeAgentRuntime(
-                    new ClaudeSettings(agent.claude().bin(), agent.claude().probeTimeout(), System.getenv())));
-        }
-        return runtimes;
     }
 
     private static List<McpTool> tools(AgentUseCases agent, boolean offerFake) {

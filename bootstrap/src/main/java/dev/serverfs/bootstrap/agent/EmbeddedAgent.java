@@ -1,5 +1,9 @@
 package dev.serverfs.bootstrap.agent;
 
+import dev.serverfs.adapters.claude.ClaudeAgentRuntime;
+import dev.serverfs.adapters.claude.ClaudeSettings;
+import dev.serverfs.adapters.codex.CodexAgentRuntime;
+import dev.serverfs.adapters.codex.CodexSettings;
 import dev.serverfs.adapters.fake.FakeAgentRuntime;
 import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
@@ -8,9 +12,12 @@ import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.service.agent.AgentService;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.bootstrap.launch.ServerFsProcess;
+import dev.serverfs.bootstrap.launch.ServerFsVersion;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.AgentLimits;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.nio.file.Path;
@@ -18,12 +25,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Agent service hosted inside {@code serverfs serve} (CONTRACT.md §3.3): SQLite store in the state directory,
+ * The Agent service hosted inside {@code serverfs serve} (CONTRACT.md §3.3) or {@code serverfs bridge}: SQLite store in the state directory,
  * spooled results beside it, {@code flock} leases and guards in the lock directory, the runtimes, and the nine use
  * cases for the MCP tools. {@link #start} prepares the lock directory and runs start-up reconciliation and GC;
  * {@link #close} interrupts live tasks ({@code BRIDGE_SHUTDOWN}) and closes the store.
@@ -49,6 +57,51 @@ public final class EmbeddedAgent implements AutoCloseable {
     }
 
     /**
+     * The Agent service of this configuration, as {@code serve} embeds it and {@code serverfs bridge} serves it: the
+     * real runtimes some workdir allows (their children get the allow-listed part of this process' environment —
+     * HOME, PATH, the provider's credentials; see ClaudeCommandLine and CodexCommandLine — never ServerFS' own
+     * settings), the fake one when enabled.
+     *
+     * @param sharedLockGid the group an MCP peer of another uid shares the lock directory through (reference §1.2);
+     *     empty: private modes
+     */
+    public static EmbeddedAgent start(ServerFsConfig config, Optional<Integer> sharedLockGid) {
+        return start(
+                config.agent(),
+                config.workdirs(),
+                runtimes(config.agent()),
+                ServerFsProcess.fakeProviderArgv(),
+                Clock.systemUTC(),
+                ServerFsVersion.version(),
+                sharedLockGid);
+    }
+
+    private static List<AgentRuntime> runtimes(ServerFsConfig.Agent agent) {
+        List<AgentRuntime> runtimes = new ArrayList<>();
+        if (agent.enabledRuntimes().contains(RuntimeName.CODEX.wire())) {
+            ServerFsConfig.Codex codex = agent.codex();
+            runtimes.add(new CodexAgentRuntime(
+                    new CodexSettings(codex.bin(), codex.codexHome(), codex.requestTimeout(), System.getenv())));
+        }
+        if (agent.enabledRuntimes().contains(RuntimeName.CLAUDE.wire())) {
+            runtimes.add(new ClaudeAgentRuntime(
+                    new ClaudeSettings(agent.claude().bin(), agent.claude().probeTimeout(), System.getenv())));
+        }
+        return runtimes;
+    }
+
+    /** {@link #start(ServerFsConfig.Agent, Workdirs, List, List, Clock, String, Optional)} with private lock modes. */
+    public static EmbeddedAgent start(
+            ServerFsConfig.Agent config,
+            Workdirs workdirs,
+            List<AgentRuntime> runtimes,
+            List<String> fakeProviderCommand,
+            Clock clock,
+            String version) {
+        return start(config, workdirs, runtimes, fakeProviderCommand, clock, version, Optional.empty());
+    }
+
+    /**
      * Opens the store, prepares the lock directory and reconciles what a previous process left.
      *
      * @param runtimes the real runtimes (Codex, Claude); the fake one is added when the configuration enables it
@@ -60,7 +113,8 @@ public final class EmbeddedAgent implements AutoCloseable {
             List<AgentRuntime> runtimes,
             List<String> fakeProviderCommand,
             Clock clock,
-            String version) {
+            String version,
+            Optional<Integer> sharedLockGid) {
         Path stateDir = config.stateDir()
                 .orElseThrow(() -> new ServerFsException(
                         ErrorCode.CONFIGURATION_ERROR, "the embedded Agent needs SERVERFS_AGENT_BRIDGE_STATE_DIR"));
@@ -72,7 +126,7 @@ public final class EmbeddedAgent implements AutoCloseable {
             all.add(new FakeAgentRuntime(fakeProviderCommand));
         }
         FlockWriterLeases leases = new FlockWriterLeases(config.lockDir());
-        leases.prepare();
+        leases.prepare(sharedLockGid);
         SqliteTaskStores stores = SqliteTaskStores.open(stateDir);
         ScheduledExecutorTimers timers = new ScheduledExecutorTimers(clock);
         ExecutorService runners = Executors.newThreadPerTaskExecutor(

@@ -107,13 +107,13 @@ public final class AgentSettings {
             AGENT,
             Style.integer(0, Integer.MAX_VALUE - 1),
             "",
-            "The uid the Bridge accepts on its socket (SO_PEERCRED); empty: the Bridge's own uid.");
+            "serverfs bridge: the SO_PEERCRED uid serverfs-mcp connects with (empty: the Bridge's own; `id -u`).");
     public static final Setting<Integer> PEER_GID = Setting.of(
             "SERVERFS_AGENT_PEER_GID",
             AGENT,
             Style.integer(0, Integer.MAX_VALUE - 1),
             "",
-            "The gid the Bridge accepts on its socket (SO_PEERCRED); empty: the Bridge's own gid.");
+            "serverfs bridge: the SO_PEERCRED gid serverfs-mcp connects with (empty: the Bridge's own; `id -g`).");
     public static final Setting<Boolean> ENABLE_FAKE_RUNTIME = Setting.of(
             "SERVERFS_AGENT_ENABLE_FAKE_RUNTIME",
             AGENT,

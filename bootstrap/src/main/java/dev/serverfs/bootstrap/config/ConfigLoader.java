@@ -48,6 +48,51 @@ public final class ConfigLoader {
         return load(System.getenv(), envFile);
     }
 
+    /**
+     * The configuration of {@code serverfs bridge} (CONTRACT.md §3.4, reference §9.3): the same variables as {@link
+     * #load}, and the Bridge's own rules: the Agent enabled and not embedded, a workdir with an agent mode, a state
+     * directory; the socket is {@code SERVERFS_AGENT_BRIDGE_HOST_SOCKET_DIR/bridge.sock} and the lock directory
+     * {@code SERVERFS_AGENT_LOCK_HOST_DIR} when set (the host side of compose.agent.yml's binds), else {@code
+     * SERVERFS_AGENT_BRIDGE_SOCKET} and {@code SERVERFS_AGENT_LOCK_DIR}.
+     */
+    public static ServerFsConfig loadBridge(Map<String, String> env, Optional<Path> envFile)
+            throws ConfigurationException {
+        ConfigLoader loader = new ConfigLoader(Variables.load(env, envFile));
+        return loader.bridge(loader.build());
+    }
+
+    private ServerFsConfig bridge(ServerFsConfig config) throws ConfigurationException {
+        ServerFsConfig.Agent agent = config.agent();
+        if (!agent.bridgeEnabled()) {
+            throw new ConfigurationException("serverfs bridge needs SERVERFS_AGENT_BRIDGE_ENABLED=true");
+        }
+        if (agent.embedded()) {
+            throw new ConfigurationException(
+                    "serverfs bridge cannot run with SERVERFS_AGENT_EMBEDDED=true (serve hosts the Agent service then)");
+        }
+        if (!config.workdirs().anyAgentEnabled()) {
+            throw new ConfigurationException(
+                    "serverfs bridge needs a workdir whose agent mode is review or workspace-write");
+        }
+        Path stateDir = agent.stateDir()
+                .orElseThrow(() -> new ConfigurationException(
+                        "serverfs bridge needs SERVERFS_AGENT_BRIDGE_STATE_DIR (where the task store lives)"));
+        Path socket = AgentSettings.BRIDGE_HOST_SOCKET_DIR
+                .find(vars)
+                .map(dir -> dir.resolve("bridge.sock"))
+                .orElse(agent.bridgeSocket());
+        Path lockDir = AgentSettings.LOCK_HOST_DIR.find(vars).orElse(agent.lockDir());
+        AgentRules.verifyAgentDirectories(lockDir, stateDir);
+        return new ServerFsConfig(
+                config.logLevel(),
+                config.network(),
+                config.limits(),
+                config.workdirs(),
+                config.fileIngress(),
+                agent.onHost(socket, lockDir),
+                config.policySummary());
+    }
+
     private ServerFsConfig build() throws ConfigurationException {
         KnownVariables.rejectTypos(vars);
         String logLevel = ServerSettings.LOG_LEVEL.get(vars);

@@ -162,6 +162,30 @@ public record ServerFsConfig(
             Objects.requireNonNull(peerGid, "peerGid");
         }
 
+        /**
+         * The Bridge's view of the same settings ({@code serverfs bridge}, CONTRACT.md §3.4): the host-side socket
+         * path and lock directory in place of the paths {@code serve} uses (inside a container they differ).
+         */
+        public Agent onHost(Path hostSocket, Path hostLockDir) {
+            return new Agent(
+                    bridgeEnabled,
+                    embedded,
+                    hostSocket,
+                    bridgeTimeout,
+                    hostLockDir,
+                    stateDir,
+                    fakeRuntimeEnabled,
+                    taskTimeout,
+                    interactionTimeout,
+                    maxActiveTasks,
+                    retention,
+                    enabledRuntimes,
+                    claude,
+                    codex,
+                    peerUid,
+                    peerGid);
+        }
+
         @Override
         public String toString() {
             return "Agent[bridgeEnabled=" + bridgeEnabled + ", embedded=" + embedded + "]";

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 /**
- * A real {@code serverfs serve} child process on the test class path, with a controlled environment (no inherited
+ * A real {@code serverfs serve} (or other sub-command's) child process on the test class path, with a controlled environment (no inherited
  * {@code SERVERFS_*} or {@code WORKDIR_*} variables). Collects stderr lines; {@link #close} stops it.
  */
 final class ServeProcess implements AutoCloseable {
@@ -35,13 +35,18 @@ final class ServeProcess implements AutoCloseable {
     }
 
     static ServeProcess start(Map<String, String> env, String... args) throws IOException {
+        return startCommand("serve", env, args);
+    }
+
+    /** Another sub-command of the same artifact (e.g. {@code bridge}), with the same controlled environment. */
+    static ServeProcess startCommand(String subCommand, Map<String, String> env, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("--enable-native-access=ALL-UNNAMED");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add("dev.serverfs.bootstrap.ServerFsMain");
-        command.add("serve");
+        command.add(subCommand);
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         builder.environment().keySet().removeIf(k -> k.startsWith("SERVERFS_") || k.startsWith("WORKDIR_"));
@@ -119,6 +124,10 @@ final class ServeProcess implements AutoCloseable {
         }
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         return -1;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
     }
 
     /** SIGKILL: the process gets no chance to clean up (its children are not killed). */

@@ -25,6 +25,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
@@ -57,22 +58,44 @@ public final class FlockWriterLeases implements WriterLeases {
      * Existing entries are kept; a non-regular lock file stays and is refused at acquisition.
      */
     public void prepare() {
+        prepare(Optional.empty());
+    }
+
+    /**
+     * {@link #prepare}, or with {@code sharedGid} the modes of reference §1.2 for an MCP peer of another uid that
+     * shares this group: the directory and {@code active/} 0750, the lock files 0640, all of that group (set on
+     * existing entries too, so a peer can open the lock files read-only).
+     */
+    public void prepare(Optional<Integer> sharedGid) {
+        String dirMode = sharedGid.isPresent() ? "rwxr-x---" : "rwx------";
+        String fileMode = sharedGid.isPresent() ? "rw-r-----" : "rw-------";
         try {
-            createDirectory(lockDir);
-            createDirectory(activeDir);
+            createDirectory(lockDir, dirMode);
+            createDirectory(activeDir, dirMode);
+            List<Path> shared = new ArrayList<>(List.of(lockDir, activeDir));
             for (int slot = 1; slot <= 16; slot++) {
                 Path lock = lockDir.resolve(slotName(slot) + ".lock");
+                shared.add(lock);
                 if (!Files.exists(lock, LinkOption.NOFOLLOW_LINKS)) {
                     try {
                         Files.createFile(
-                                lock,
-                                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                                lock, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(fileMode)));
                     } catch (FileAlreadyExistsException raced) {
                         // another process prepared it first
                     }
                 }
             }
-        } catch (IOException e) {
+            if (sharedGid.isPresent()) {
+                for (Path entry : shared) {
+                    if (Files.isSymbolicLink(entry)) {
+                        continue; // refused at acquisition, never followed
+                    }
+                    Files.setAttribute(entry, "unix:gid", sharedGid.get(), LinkOption.NOFOLLOW_LINKS);
+                    Files.setPosixFilePermissions(
+                            entry, PosixFilePermissions.fromString(Files.isDirectory(entry) ? dirMode : fileMode));
+                }
+            }
+        } catch (IOException | UnsupportedOperationException e) {
             throw new ServerFsException(ErrorCode.LOCK_PATH_UNSAFE, "the lock directory cannot be prepared");
         }
     }
@@ -97,11 +120,11 @@ public final class FlockWriterLeases implements WriterLeases {
         }
     }
 
-    private static void createDirectory(Path dir) throws IOException {
+    private static void createDirectory(Path dir, String mode) throws IOException {
         if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(mode)));
     }
 
     @Override

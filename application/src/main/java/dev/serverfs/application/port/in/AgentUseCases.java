@@ -40,6 +40,11 @@ public record AgentUseCases(
         return new AgentUseCases(all, all, all, all, all, all, all, all, all);
     }
 
+    /** The same use cases with {@code listRuntimes} replaced (e.g. filtered to what this side allowlists). */
+    public AgentUseCases withListRuntimes(ListAgentRuntimesUseCase replacement) {
+        return new AgentUseCases(replacement, submit, get, events, result, approval, answer, message, cancel);
+    }
+
     /** The same use cases with {@code submit} replaced (e.g. wrapped in checks made before a remote call). */
     public AgentUseCases withSubmit(SubmitAgentTaskUseCase replacement) {
         return new AgentUseCases(listRuntimes, replacement, get, events, result, approval, answer, message, cancel);

@@ -1,0 +1,117 @@
+package dev.serverfs.bootstrap.bridge;
+
+import dev.serverfs.adapters.bridge.BridgeServer;
+import dev.serverfs.bootstrap.agent.EmbeddedAgent;
+import dev.serverfs.bootstrap.config.ConfigLoader;
+import dev.serverfs.bootstrap.config.ConfigurationException;
+import dev.serverfs.bootstrap.config.EnvFileOption;
+import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.bootstrap.logging.ServerFsLogging;
+import dev.serverfs.bootstrap.logging.StartupEvents;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import sun.misc.Signal;
+
+/**
+ * {@code serverfs bridge [--env-file F]}: the Agent Bridge of the split deployment (reference §1.2, §4). It reads
+ * the same variables as {@code serve} (CONTRACT.md §3.4), binds the socket first — so a second Bridge, an unsafe
+ * socket directory or a bad configuration exits 2 with the reason before the task store or the lock directory is
+ * touched — then starts the same Agent service {@code serve} embeds and answers Bridge protocol v1 on the socket.
+ * SIGTERM or SIGINT stops accepting and closes the socket, then stops the Agent service (active tasks {@code
+ * interrupted} with {@code BRIDGE_SHUTDOWN}, leases released, guards kept where the provider's stop is unproven),
+ * and exits 0.
+ */
+@Command(name = "bridge", description = "Run the Agent Bridge: the Agent service on a Unix socket for a split serve.")
+public final class BridgeCommand implements Callable<Integer> {
+
+    /** The stderr line a supervisor (or a test) waits for; it names no path. */
+    public static final String READY = "ServerFS Agent Bridge ready";
+
+    private static final Logger log = LoggerFactory.getLogger("dev.serverfs.startup");
+    private static final Set<ErrorCode> REFUSALS = Set.of(
+            ErrorCode.CONFIGURATION_ERROR,
+            ErrorCode.LOCK_PATH_UNSAFE,
+            ErrorCode.SOCKET_DIRECTORY_UNSAFE,
+            ErrorCode.SOCKET_PATH_IN_USE);
+
+    @Mixin
+    private EnvFileOption envFileOption;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ServerFsConfig config;
+        try {
+            config = ConfigLoader.loadBridge(System.getenv(), envFileOption.envFile());
+        } catch (ConfigurationException e) {
+            return StartupEvents.configurationFailed(e);
+        }
+        ServerFsLogging.applyLevel(config.logLevel());
+        ServerFsConfig.Agent agent = config.agent();
+        BridgeServer.Settings settings =
+                BridgeServer.Settings.of(agent.bridgeSocket(), agent.peerUid(), agent.peerGid());
+        BridgeServer server;
+        try {
+            server = BridgeServer.bind(settings);
+        } catch (ServerFsException e) {
+            return refused(e);
+        }
+        EmbeddedAgent hosted;
+        try {
+            hosted = EmbeddedAgent.start(config, settings.sharedGid());
+        } catch (ServerFsException e) {
+            server.close();
+            return refused(e);
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        CountDownLatch stopRequested = new CountDownLatch(1);
+        // SIGTERM and SIGINT end the wait below instead of starting the JVM's shutdown, so the orderly stop runs on
+        // this thread and the process exits 0 (systemd's and the tests' "stopped cleanly"), not 143.
+        for (String name : new String[] {"TERM", "INT"}) {
+            Signal.handle(new Signal(name), signal -> stopRequested.countDown());
+        }
+        server.accept(hosted.useCases());
+        StartupEvents.started(config);
+        log.atInfo()
+                .setMessage("bridge_listening")
+                .addKeyValue("shared_group", settings.sharesGroup())
+                .addKeyValue(
+                        "peer_identity_configured",
+                        agent.peerUid().isPresent() || agent.peerGid().isPresent())
+                .addKeyValue("runtimes", agent.enabledRuntimes().size())
+                .log();
+        System.err.println(READY);
+        System.err.flush();
+        try {
+            stopRequested.await();
+        } finally {
+            try {
+                // Stop accepting first: no call may reach a service that is shutting down.
+                server.close();
+                hosted.close();
+            } catch (RuntimeException e) {
+                log.atWarn().setMessage("shutdown_incomplete").setCause(e).log();
+            } finally {
+                log.atInfo().setMessage("shutdown").log();
+            }
+        }
+        return 0;
+    }
+
+    /** A start-up refusal: exit 2 with {@code CODE: reason} (the messages name no path). */
+    private static int refused(ServerFsException e) {
+        if (!REFUSALS.contains(e.code())) {
+            throw e;
+        }
+        String reason = e.code() == ErrorCode.CONFIGURATION_ERROR ? e.getMessage() : e.code() + ": " + e.getMessage();
+        return StartupEvents.configurationFailed(reason);
+    }
+}
