@@ -7,7 +7,7 @@ import path from 'node:path';
 const dir = process.argv[2];
 const files = fs.readdirSync(dir);
 const med = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
-const rounds = [...new Set(files.map((f) => /^r(\d+)-/.exec(f)?.[1]).filter(Boolean))].map(Number).sort((a, b) => a - b);
+const rounds = [...new Set(files.map((f) => /^r(\d+)-/.exec(f)?.[1]).filter(Boolean))].map(Number).filter((r) => r > 0).sort((a, b) => a - b);
 const targets = ['base', 'new', 'peer-stdio', 'peer-http'];
 const tests = ['read1MiB', 'read64KiB', 'list1000', 'stat'];
 const per = {}; const size = {}; const failed = [];

@@ -13,8 +13,8 @@ import java.util.Arrays;
 /**
  * Long ASCII strings of tool payloads (a page of a text file) escaped eight bytes at a time instead of one character
  * at a time, with exactly Jackson's escapes: {@code \"}, {@code \\}, {@code \b \t \n \f \r}, any other control
- * character as a six-character {@code u00XX} escape (upper-case hex), nothing else. A string holding anything but ASCII, or a short one,
- * is left to Jackson's own encoder, so the output is byte for byte what Jackson writes.
+ * character as a six-character {@code u00XX} escape (upper-case hex), nothing else. A string holding anything but
+ * ASCII, or a short one, is left to Jackson's own encoder, so the output is byte for byte what Jackson writes.
  */
 final class AsciiStrings extends StdSerializer<String> {
 
