@@ -1,50 +1,72 @@
 package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import com.fasterxml.jackson.databind.node.POJONode;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * A tool payload's JSON, written once as UTF-8 and embedded in the response without being parsed or encoded again:
  * as the raw {@code structuredContent} value and as the JSON string of the text content (the same JSON, reference
- * §2.1). A byte-based generator copies the prepared bytes; a character-based one writes the same text the usual
- * way, so the output is identical either way.
+ * §2.1). Written to a {@link WireBytes} response, the prepared bytes are not even copied: the response holds them
+ * as segments of its own. A character-based generator writes the same text the usual way, so the output is
+ * identical either way.
  */
 final class EncodedJson extends JsonSerializable.Base {
 
-    private final Prepared text;
-    private final boolean quoted;
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private EncodedJson(Prepared text, boolean quoted) {
-        this.text = text;
+    /** The payload's JSON (UTF-8). */
+    private final byte[] json;
+    /** The body of a JSON string holding {@link #json}, or null when only Jackson's own encoder can write it. */
+    private final AsciiStrings.Bytes quoted;
+
+    private final boolean asString;
+
+    private EncodedJson(byte[] json, AsciiStrings.Bytes quoted, boolean asString) {
+        this.json = json;
         this.quoted = quoted;
+        this.asString = asString;
     }
 
     /** {@code json} (UTF-8 JSON text as Jackson wrote it) embedded as a JSON value. */
     static JsonNode rawValue(byte[] json) {
-        String value = new String(json, StandardCharsets.UTF_8);
-        return new POJONode(new EncodedJson(new Prepared(value, json, null), false));
+        return new POJONode(new EncodedJson(json, null, false));
     }
 
     /** {@code json} (UTF-8 JSON text as Jackson wrote it) embedded as a JSON string holding that text. */
     static JsonNode string(byte[] json) {
-        String value = new String(json, StandardCharsets.UTF_8);
-        return new POJONode(new EncodedJson(new Prepared(value, null, quote(json)), true));
+        return new POJONode(new EncodedJson(json, quoted(json), true));
     }
 
     @Override
     public void serialize(JsonGenerator gen, SerializerProvider serializers) throws IOException {
-        if (quoted) {
-            gen.writeString(text);
+        if (asString && quoted == null) {
+            gen.writeString(new String(json, StandardCharsets.UTF_8));
+        } else if (gen.getOutputTarget() instanceof WireBytes wire) {
+            // The generator's separators and quote go through its own buffer, the prepared bytes are shared.
+            if (asString) {
+                gen.writeRawValue("\"");
+                gen.flush();
+                wire.share(quoted.array(), quoted.length());
+                gen.writeRaw('"');
+            } else {
+                gen.writeRawValue("");
+                gen.flush();
+                wire.share(json, json.length);
+            }
+        } else if (asString) {
+            gen.writeString(new String(json, StandardCharsets.UTF_8));
         } else {
-            gen.writeRawValue(text);
+            gen.writeRawValue(new String(json, StandardCharsets.UTF_8));
         }
     }
 
@@ -57,32 +79,60 @@ final class EncodedJson extends JsonSerializable.Base {
     /**
      * The body of a JSON string holding {@code json}, escaped as Jackson escapes it ({@code "} and {@code \}; bytes
      * of multi-byte UTF-8 sequences are never ASCII, so they are copied). Null when a control character would need
-     * an escape: Jackson's own encoder then does it (its JSON output never holds one raw).
+     * an escape: Jackson's own encoder then does it (its JSON output never holds one raw). Eight bytes at a time: a
+     * word without any of those bytes is copied as part of a run.
      */
     static byte[] quote(byte[] json) {
-        byte[] out = new byte[json.length + (json.length >> 2) + 16];
-        int o = 0;
-        for (byte b : json) {
-            if (b >= 0 && b < 0x20) {
-                return null;
-            }
-            if (o + 2 > out.length) {
-                out = Arrays.copyOf(out, out.length * 2);
-            }
-            if (b == '"' || b == '\\') {
-                out[o++] = '\\';
-            }
-            out[o++] = b;
-        }
-        return Arrays.copyOf(out, o);
+        AsciiStrings.Bytes quoted = quoted(json);
+        return quoted == null ? null : Arrays.copyOf(quoted.array(), quoted.length());
     }
 
-    /** A {@link SerializedString} whose UTF-8 forms are known up front (a missing one is computed on demand). */
-    private static final class Prepared extends SerializedString {
-        Prepared(String value, byte[] unquotedUtf8, byte[] quotedUtf8) {
-            super(value);
-            _unquotedUTF8Ref = unquotedUtf8;
-            _quotedUTF8Ref = quotedUtf8;
+    /** As {@link #quote}, without trimming the array to the length. */
+    private static AsciiStrings.Bytes quoted(byte[] json) {
+        int n = json.length;
+        byte[] out = null;
+        int o = 0;
+        int run = 0;
+        int k = 0;
+        for (; k + 8 <= n; k += 8) {
+            long word = (long) LONG.get(json, k);
+            if (AsciiStrings.control(word) != 0) {
+                return null;
+            }
+            for (long special = AsciiStrings.quoteOrBackslash(word); special != 0; special &= special - 1) {
+                int at = k + (Long.numberOfTrailingZeros(special) >>> 3);
+                out = AsciiStrings.room(out, o + at - run + 1 + (n - at), n);
+                System.arraycopy(json, run, out, o, at - run);
+                o += at - run;
+                out[o++] = '\\';
+                run = at;
+            }
         }
+        for (; k < n; k++) {
+            int r = classify(json[k]);
+            if (r < 0) {
+                return null;
+            }
+            if (r > 0) {
+                out = AsciiStrings.room(out, o + k - run + 1 + (n - k), n);
+                System.arraycopy(json, run, out, o, k - run);
+                o += k - run;
+                out[o++] = '\\';
+                run = k;
+            }
+        }
+        if (out == null) {
+            return new AsciiStrings.Bytes(json, n);
+        }
+        System.arraycopy(json, run, out, o, n - run);
+        return new AsciiStrings.Bytes(out, o + n - run);
+    }
+
+    /** 0 for a byte copied as it is, 1 for one that takes a backslash, -1 for a control character. */
+    private static int classify(byte b) {
+        if (b >= 0 && b < 0x20) {
+            return -1;
+        }
+        return b == '"' || b == '\\' ? 1 : 0;
     }
 }

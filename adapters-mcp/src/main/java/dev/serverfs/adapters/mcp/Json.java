@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -48,6 +49,7 @@ final class Json {
                     .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                     .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
                     .setCoercion(CoercionInputShape.String, CoercionAction.Fail))
+            .addModule(new SimpleModule().addSerializer(String.class, new AsciiStrings()))
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
 
@@ -78,11 +80,18 @@ final class Json {
 
     /** UTF-8 bytes of a response body, encoded by the generator itself (no intermediate {@code String}). */
     static byte[] writeBytes(JsonNode node) {
+        return writeWire(node).toByteArray();
+    }
+
+    /** A response body as segments: prepared payload bytes in it are shared, not copied ({@link WireBytes}). */
+    static WireBytes writeWire(JsonNode node) {
+        WireBytes out = new WireBytes();
         try {
-            return WIRE.writeValueAsBytes(node);
-        } catch (JsonProcessingException e) {
+            WIRE.writeValue(out, node);
+        } catch (IOException e) {
             throw new IllegalStateException("JSON tree could not be written", e);
         }
+        return out;
     }
 
     /** Parses JSON this adapter wrote itself. */

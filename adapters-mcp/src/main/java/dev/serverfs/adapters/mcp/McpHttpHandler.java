@@ -12,7 +12,6 @@ import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -365,7 +364,9 @@ final class McpHttpHandler implements HttpHandler {
     private static void json(HttpServerExchange exchange, int status, ObjectNode body) {
         exchange.setStatusCode(status);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, JSON);
-        exchange.getResponseSender().send(ByteBuffer.wrap(Json.writeBytes(body)));
+        WireBytes wire = Json.writeWire(body);
+        exchange.setResponseContentLength(wire.length());
+        exchange.getResponseSender().send(wire.buffers());
     }
 
     private static void plain(HttpServerExchange exchange, int status, String text) {

@@ -2,11 +2,14 @@ package dev.serverfs.domain.file;
 
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
-import java.io.ByteArrayOutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The line pagination of {@code read_text_file} as a pure state machine fed with the file's bytes in order
@@ -21,6 +24,11 @@ public final class TextPager {
     public static final int BINARY_SNIFF_BYTES = 1024;
 
     private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long NEWLINES = ONES * '\n';
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final int INITIAL_CAPACITY = 8 * 1024;
 
     private final long startLine;
     private final int maxLines;
@@ -37,7 +45,10 @@ public final class TextPager {
     private boolean lineStarted;
     private int returnedLines;
     private int committed;
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    /** The page's bytes so far: {@code committed} of complete lines, then the line being read. */
+    private byte[] out = new byte[0];
+
+    private int size;
     private boolean done;
     private boolean hasMore;
 
@@ -88,11 +99,25 @@ public final class TextPager {
             completeLine();
         }
         done = true;
-        byte[] bytes = out.toByteArray();
         int length = committed;
-        String content;
+        String content = decode(out, length);
+        long endLine = startLine + returnedLines - 1;
+        return new TextPage(startLine, endLine, content, length, hasMore);
+    }
+
+    /**
+     * The page as a string, or {@code UNSUPPORTED_TEXT_ENCODING}. The JDK's own decoding (an ASCII fast path over
+     * the bytes, then a strict UTF-8 decoder) replaces every malformed or unmappable sequence with U+FFFD; a
+     * result without one was therefore valid, and only a page holding U+FFFD is checked again by the reporting
+     * decoder (the character may well be in the file).
+     */
+    private String decode(byte[] bytes, int length) {
+        String content = new String(bytes, 0, length, StandardCharsets.UTF_8);
+        if (content.indexOf('\uFFFD') < 0) {
+            return content;
+        }
         try {
-            content = StandardCharsets.UTF_8
+            return StandardCharsets.UTF_8
                     .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
@@ -101,8 +126,6 @@ public final class TextPager {
         } catch (CharacterCodingException e) {
             throw new ServerFsException(ErrorCode.UNSUPPORTED_TEXT_ENCODING, label, "file is not valid UTF-8 text");
         }
-        long endLine = startLine + returnedLines - 1;
-        return new TextPage(startLine, endLine, content, length, hasMore);
     }
 
     private void checkHead() {
@@ -124,7 +147,7 @@ public final class TextPager {
                 i += BOM.length;
                 continue;
             }
-            int newline = indexOf(data, (byte) '\n', i, end);
+            int newline = indexOfNewline(data, i, end);
             int stop = newline < 0 ? end : newline + 1;
             append(data, i, stop - i);
             consumed += stop - i;
@@ -164,7 +187,17 @@ public final class TextPager {
             throw new ServerFsException(
                     ErrorCode.LINE_TOO_LARGE, label, "line " + lineNumber + " exceeds " + maxBytes + " bytes");
         }
-        out.write(data, from, length);
+        if (committed + lineLength > maxBytes) {
+            // This line can no longer join the page (its end decides between has_more and LINE_TOO_LARGE): only
+            // its length counts, so the buffer never holds more than the budget.
+            return;
+        }
+        if (size + length > out.length) {
+            int grown = (int) Math.min(Math.max(INITIAL_CAPACITY, 2L * out.length), maxBytes);
+            out = Arrays.copyOf(out, Math.max(grown, size + length));
+        }
+        System.arraycopy(data, from, out, size, length);
+        size += length;
     }
 
     private void completeLine() {
@@ -176,7 +209,7 @@ public final class TextPager {
             }
             committed += (int) lineLength;
             returnedLines++;
-            if (out.size() != committed) {
+            if (size != committed) {
                 throw new IllegalStateException("pager buffer out of step");
             }
         }
@@ -185,9 +218,18 @@ public final class TextPager {
         lineStarted = false;
     }
 
-    private static int indexOf(byte[] data, byte value, int from, int end) {
-        for (int i = from; i < end; i++) {
-            if (data[i] == value) {
+    /** The first {@code \n} in {@code data[from, end)}, or -1; eight bytes at a time. */
+    private static int indexOfNewline(byte[] data, int from, int end) {
+        int i = from;
+        for (; i + 8 <= end; i += 8) {
+            long word = (long) LONG.get(data, i) ^ NEWLINES;
+            long zero = (word - ONES) & ~word & HIGHS;
+            if (zero != 0) {
+                return i + (Long.numberOfTrailingZeros(zero) >>> 3);
+            }
+        }
+        for (; i < end; i++) {
+            if (data[i] == '\n') {
                 return i;
             }
         }

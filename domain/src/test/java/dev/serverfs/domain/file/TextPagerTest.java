@@ -126,6 +126,45 @@ class TextPagerTest {
     }
 
     @Test
+    void a_replacement_character_in_the_file_is_text() {
+        TextPage p = page(utf8("a\uFFFDb\n\uD83D\uDE00\n"), 1, 10, 100, 3);
+        assertEquals("a\uFFFDb\n\uD83D\uDE00\n", p.content());
+    }
+
+    @Test
+    void every_malformed_sequence_the_strict_decoder_refuses_is_refused() {
+        byte[][] malformed = {
+            {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, // an encoded surrogate (U+D800)
+            {(byte) 0xC0, (byte) 0xAF}, // overlong '/'
+            {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, // above U+10FFFF
+            {(byte) 0xE2, (byte) 0x82}, // truncated
+            {(byte) 0xFF},
+        };
+        for (byte[] bad : malformed) {
+            byte[] file = concat(utf8("x".repeat(40) + "\n"), bad, utf8("\uFFFD\n"));
+            assertEquals(
+                    ErrorCode.UNSUPPORTED_TEXT_ENCODING,
+                    assertThrows(ServerFsException.class, () -> page(file, 1, 10, 100, 7))
+                            .code());
+        }
+    }
+
+    @ParameterizedTest(name = "chunk {0}")
+    @ValueSource(ints = {1, 5, 64})
+    void a_long_line_after_a_full_page_is_still_line_too_large(int chunk) {
+        // The third line cannot join the page (the budget is spent) and is longer than the budget itself.
+        byte[] file = utf8("12345\n12345\n" + "y".repeat(14) + "\n");
+        assertEquals(
+                ErrorCode.LINE_TOO_LARGE,
+                assertThrows(ServerFsException.class, () -> page(file, 1, 100, 13, chunk))
+                        .code());
+        TextPage p = page(utf8("12345\n12345\n" + "y".repeat(12) + "\nz\n"), 1, 100, 13, chunk);
+        assertEquals("12345\n12345\n", p.content());
+        assertTrue(p.hasMore());
+        assertEquals(3L, p.nextStartLine());
+    }
+
+    @Test
     void crlf_and_multibyte_lines_keep_their_terminators() {
         TextPage p = page(utf8("é\r\nß\n"), 1, 10, 100, 1);
         assertEquals("é\r\nß\n", p.content());
