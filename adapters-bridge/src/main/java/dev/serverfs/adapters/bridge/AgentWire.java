@@ -14,6 +14,8 @@ import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.json.CanonicalJson;
 import dev.serverfs.domain.json.JsonValue;
+import dev.serverfs.domain.task.CorrelationId;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.InFlightRecovery;
 import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.NativeIds;
@@ -115,8 +117,8 @@ final class AgentWire {
         ObjectNode m = NODES.objectNode();
         m.put("task_id", t.id().value());
         m.put("status", t.status().wire());
-        m.put("correlation_id", t.correlationId().orElse(null));
-        m.put("idempotency_key", t.idempotencyKey().orElse(null));
+        m.put("correlation_id", CorrelationId.wire(t.correlationId()).orElse(null));
+        m.put("idempotency_key", IdempotencyKey.wire(t.idempotencyKey()).orElse(null));
         return m;
     }
 
@@ -146,8 +148,8 @@ final class AgentWire {
         m.put("completed_at", t.completedAt().map(AgentWire::time).orElse(null));
         m.put("deadline_at", time(t.deadlineAt()));
         m.put("continue_from_task_id", t.continueFromTaskId().map(TaskId::value).orElse(null));
-        m.put("correlation_id", t.correlationId().orElse(null));
-        m.put("idempotency_key", t.idempotencyKey().orElse(null));
+        m.put("correlation_id", CorrelationId.wire(t.correlationId()).orElse(null));
+        m.put("idempotency_key", IdempotencyKey.wire(t.idempotencyKey()).orElse(null));
         m.put("final_response", t.result().map(TaskResult::finalResponse).orElse(null));
         m.set("manifest", embedded(t.manifest().json()));
         m.put("manifest_sha256", t.manifest().sha256());
@@ -185,7 +187,7 @@ final class AgentWire {
                     .map(code -> new TaskFailure(
                             errorCode(f, code),
                             f.optionalString("error_message").orElse("")));
-            Optional<String> key = f.optionalString("idempotency_key");
+            Optional<IdempotencyKey> key = f.optionalString("idempotency_key").map(IdempotencyKey::new);
             Task task = new Task(
                     new TaskId(f.string("task_id")),
                     f.string("runtime"),
@@ -200,7 +202,7 @@ final class AgentWire {
                     f.optionalTime("completed_at"),
                     f.time("deadline_at"),
                     f.optionalString("continue_from_task_id").map(TaskId::new),
-                    f.optionalString("correlation_id"),
+                    f.optionalString("correlation_id").map(CorrelationId::new),
                     key,
                     key.map(k -> REMOTE_FINGERPRINT),
                     NativeIds.NONE,
@@ -245,13 +247,13 @@ final class AgentWire {
 
     static ObjectNode events(EventPage page) {
         ObjectNode out = NODES.objectNode();
-        out.put("correlation_id", page.correlationId().orElse(null));
+        out.put("correlation_id", CorrelationId.wire(page.correlationId()).orElse(null));
         ArrayNode list = out.putArray("events");
         for (TaskEvent e : page.events()) {
             ObjectNode m = list.addObject();
             m.put("event_id", e.eventId());
             m.put("task_id", e.taskId().value());
-            m.put("correlation_id", page.correlationId().orElse(null));
+            m.put("correlation_id", CorrelationId.wire(page.correlationId()).orElse(null));
             m.put("event_type", e.eventType());
             m.set("payload", embedded(e.payloadJson()));
             m.put("created_at", time(e.createdAt()));
@@ -274,7 +276,10 @@ final class AgentWire {
                         canonical(e.json("payload")),
                         e.time("created_at")));
             }
-            return new EventPage(f.optionalString("correlation_id"), events, f.integer("next_after_event_id"));
+            return new EventPage(
+                    f.optionalString("correlation_id").map(CorrelationId::new),
+                    events,
+                    f.integer("next_after_event_id"));
         });
     }
 
@@ -286,7 +291,7 @@ final class AgentWire {
         m.put("offset_bytes", read.chunk().offsetBytes());
         m.put("next_offset_bytes", read.chunk().nextOffsetBytes());
         m.put("eof", read.chunk().eof());
-        m.put("correlation_id", read.correlationId().orElse(null));
+        m.put("correlation_id", CorrelationId.wire(read.correlationId()).orElse(null));
         return m;
     }
 
@@ -296,7 +301,7 @@ final class AgentWire {
             return new ResultRead(
                     new ResultChunk(
                             f.string("text"), f.integer("offset_bytes"), f.integer("next_offset_bytes"), f.bool("eof")),
-                    f.optionalString("correlation_id"));
+                    f.optionalString("correlation_id").map(CorrelationId::new));
         });
     }
 
@@ -307,7 +312,7 @@ final class AgentWire {
         m.put("task_id", ack.taskId().value());
         m.put("request_id", ack.requestId().value());
         m.put("resolved", true);
-        m.put("correlation_id", ack.correlationId().orElse(null));
+        m.put("correlation_id", CorrelationId.wire(ack.correlationId()).orElse(null));
         return m;
     }
 
@@ -320,7 +325,7 @@ final class AgentWire {
             return new InteractionAck(
                     new TaskId(f.string("task_id")),
                     new RequestId(f.string("request_id")),
-                    f.optionalString("correlation_id"));
+                    f.optionalString("correlation_id").map(CorrelationId::new));
         });
     }
 
@@ -330,7 +335,7 @@ final class AgentWire {
         ObjectNode m = NODES.objectNode();
         m.put("task_id", ack.taskId().value());
         m.put("accepted", true);
-        m.put("correlation_id", ack.correlationId().orElse(null));
+        m.put("correlation_id", CorrelationId.wire(ack.correlationId()).orElse(null));
         return m;
     }
 
@@ -340,7 +345,9 @@ final class AgentWire {
             if (!f.bool("accepted")) {
                 throw f.fail("accepted is true");
             }
-            return new MessageAck(new TaskId(f.string("task_id")), f.optionalString("correlation_id"));
+            return new MessageAck(
+                    new TaskId(f.string("task_id")),
+                    f.optionalString("correlation_id").map(CorrelationId::new));
         });
     }
 
@@ -350,7 +357,7 @@ final class AgentWire {
         ObjectNode m = NODES.objectNode();
         m.put("task_id", outcome.taskId().value());
         m.put("status", outcome.status().wire());
-        m.put("correlation_id", outcome.correlationId().orElse(null));
+        m.put("correlation_id", CorrelationId.wire(outcome.correlationId()).orElse(null));
         return m;
     }
 
@@ -358,7 +365,9 @@ final class AgentWire {
         return parsed(() -> {
             WireFields f = WireFields.result(node);
             return new CancelOutcome(
-                    new TaskId(f.string("task_id")), status(f, "status"), f.optionalString("correlation_id"));
+                    new TaskId(f.string("task_id")),
+                    status(f, "status"),
+                    f.optionalString("correlation_id").map(CorrelationId::new));
         });
     }
 

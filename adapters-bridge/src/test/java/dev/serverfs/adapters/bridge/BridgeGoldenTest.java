@@ -13,6 +13,8 @@ import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.ApprovalDecision;
 import dev.serverfs.domain.task.ApprovalResolution;
+import dev.serverfs.domain.task.CorrelationId;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.Task;
@@ -74,7 +76,7 @@ class BridgeGoldenTest {
                 Optional.of("key-1")));
         Task submitted = submission.task();
         assertEquals(TaskStatus.QUEUED, submitted.status());
-        assertEquals(Optional.of("key-1"), submitted.idempotencyKey());
+        assertEquals(Optional.of(new IdempotencyKey("key-1")), submitted.idempotencyKey());
         TaskId id = submitted.id();
         // The handle is followed by a task.get whose status depends on how far the runner got: only its request is
         // golden; the client rebuilds the task as queued, as the handle said.
@@ -97,7 +99,7 @@ class BridgeGoldenTest {
 
         InteractionAck approved = client.respond(
                 id, approval, new ApprovalResolution(ApprovalDecision.APPROVE_ONCE, Optional.of(List.of())));
-        assertEquals(new InteractionAck(id, approval, Optional.of("conv-1")), approved);
+        assertEquals(new InteractionAck(id, approval, Optional.of(new CorrelationId("conv-1"))), approved);
         golden("task.approval.respond");
 
         Task asking = agent.awaitRequested(id, "question.requested");

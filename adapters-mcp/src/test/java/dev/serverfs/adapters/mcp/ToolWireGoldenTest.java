@@ -30,6 +30,8 @@ import dev.serverfs.application.port.in.UploadBinaryFileUseCase;
 import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.CorrelationId;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.InFlightRecovery;
 import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.NativeIds;
@@ -440,8 +442,8 @@ class ToolWireGoldenTest {
                 done ? Optional.of(T0.plusSeconds(3)) : Optional.empty(),
                 T0.plusSeconds(3600),
                 Optional.of(new TaskId("agt_111111111111111111111111")),
-                Optional.of("corr-1"),
-                Optional.of("key-1"),
+                Optional.of(new CorrelationId("corr-1")),
+                Optional.of(new IdempotencyKey("key-1")),
                 Optional.of("fingerprint"),
                 NativeIds.NONE,
                 succeeded
@@ -525,7 +527,7 @@ class ToolWireGoldenTest {
                 (ReadAgentTaskEventsUseCase) (id, after, limit) -> {
                     inputs.add("events " + id + " " + after + " " + limit);
                     return new ReadAgentTaskEventsUseCase.EventPage(
-                            Optional.of("corr-1"),
+                            Optional.of(new CorrelationId("corr-1")),
                             List.of(
                                     new TaskEvent(5, id, "task.started", "{\"k\": \"v\"}", T0),
                                     new TaskEvent(6, id, "agent.message", "{}", T0.plusMillis(1))),
@@ -538,7 +540,7 @@ class ToolWireGoldenTest {
                 },
                 (taskId, requestId, resolution) -> {
                     inputs.add("approval " + taskId + " " + requestId + " " + resolution);
-                    return new InteractionAck(taskId, requestId, Optional.of("corr-1"));
+                    return new InteractionAck(taskId, requestId, Optional.of(new CorrelationId("corr-1")));
                 },
                 (taskId, requestId, answers) -> {
                     inputs.add("answer " + taskId + " " + requestId + " " + answers);
@@ -546,7 +548,7 @@ class ToolWireGoldenTest {
                 },
                 (SendAgentMessageUseCase) (taskId, message) -> {
                     inputs.add("message " + taskId + " " + message);
-                    return new SendAgentMessageUseCase.MessageAck(taskId, Optional.of("corr-1"));
+                    return new SendAgentMessageUseCase.MessageAck(taskId, Optional.of(new CorrelationId("corr-1")));
                 },
                 (CancelAgentTaskUseCase) id -> {
                     inputs.add("cancel " + id);

@@ -11,6 +11,7 @@ import dev.serverfs.application.port.out.NewEvent;
 import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.RequestStatus;
@@ -52,7 +53,8 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
         return database.write("task_insert", dsl -> {
             if (task.idempotencyKey().isPresent()) {
                 Optional<TasksRecord> existing = dsl.selectFrom(TASKS)
-                        .where(TASKS.IDEMPOTENCY_KEY.eq(task.idempotencyKey().get()))
+                        .where(TASKS.IDEMPOTENCY_KEY.eq(
+                                task.idempotencyKey().get().value()))
                         .fetchOptional();
                 if (existing.isPresent()) {
                     return new InsertOutcome.Existing(TaskRows.task(existing.get()));
@@ -85,11 +87,11 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
     }
 
     @Override
-    public Optional<Task> findByIdempotencyKey(String idempotencyKey) {
+    public Optional<Task> findByIdempotencyKey(IdempotencyKey idempotencyKey) {
         return database.read(
                 "task_find_by_key",
                 dsl -> dsl.selectFrom(TASKS)
-                        .where(TASKS.IDEMPOTENCY_KEY.eq(idempotencyKey))
+                        .where(TASKS.IDEMPOTENCY_KEY.eq(idempotencyKey.value()))
                         .fetchOptional(TaskRows::task));
     }
 

@@ -6,6 +6,8 @@ import dev.serverfs.adapters.sqlite.jooq.tables.records.EventsRecord;
 import dev.serverfs.adapters.sqlite.jooq.tables.records.PendingRequestsRecord;
 import dev.serverfs.adapters.sqlite.jooq.tables.records.TasksRecord;
 import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.task.CorrelationId;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.PendingRequest;
@@ -60,8 +62,11 @@ final class TaskRows {
         values.put(
                 TASKS.CONTINUE_FROM_TASK_ID,
                 task.continueFromTaskId().map(TaskId::value).orElse(null));
-        values.put(TASKS.CORRELATION_ID, task.correlationId().orElse(null));
-        values.put(TASKS.IDEMPOTENCY_KEY, task.idempotencyKey().orElse(null));
+        values.put(
+                TASKS.CORRELATION_ID, CorrelationId.wire(task.correlationId()).orElse(null));
+        values.put(
+                TASKS.IDEMPOTENCY_KEY,
+                IdempotencyKey.wire(task.idempotencyKey()).orElse(null));
         values.put(TASKS.REQUEST_FINGERPRINT, task.requestFingerprint().orElse(null));
         values.put(TASKS.NATIVE_SESSION_ID, task.nativeIds().sessionId().orElse(null));
         values.put(TASKS.NATIVE_TURN_ID, task.nativeIds().turnId().orElse(null));
@@ -101,8 +106,8 @@ final class TaskRows {
                 // A row from before deadlines were recorded has none; its creation time is the honest bound.
                 optionalTimestamp(row.getDeadlineAt()).orElse(createdAt),
                 Optional.ofNullable(row.getContinueFromTaskId()).map(TaskId::new),
-                Optional.ofNullable(row.getCorrelationId()),
-                Optional.ofNullable(row.getIdempotencyKey()),
+                Optional.ofNullable(row.getCorrelationId()).map(CorrelationId::new),
+                Optional.ofNullable(row.getIdempotencyKey()).map(IdempotencyKey::new),
                 Optional.ofNullable(row.getRequestFingerprint()),
                 new NativeIds(
                         Optional.ofNullable(row.getNativeSessionId()), Optional.ofNullable(row.getNativeTurnId())),

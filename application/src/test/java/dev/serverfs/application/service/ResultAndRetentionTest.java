@@ -9,6 +9,7 @@ import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase.EventPage;
 import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase.ResultRead;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.ResultStorage;
 import dev.serverfs.domain.task.Task;
@@ -82,7 +83,7 @@ class ResultAndRetentionTest {
         assertEquals(rest.nextAfterEventId(), none.nextAfterEventId());
         assertCode(ErrorCode.INVALID_LIMIT, () -> h.events.readEvents(t.id(), 0, 501));
         assertCode(ErrorCode.INVALID_LIMIT, () -> h.events.readEvents(t.id(), -1, 10));
-        assertEquals(Optional.of("conv-1"), first.correlationId());
+        assertEquals(Optional.of(new CorrelationId("conv-1")), first.correlationId());
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.serverfs.application.port.out.NewEvent;
 import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.RequestStatus;
@@ -58,7 +59,7 @@ public final class InMemoryTaskStore implements TaskStore {
     }
 
     @Override
-    public synchronized Optional<Task> findByIdempotencyKey(String idempotencyKey) {
+    public synchronized Optional<Task> findByIdempotencyKey(IdempotencyKey idempotencyKey) {
         return tasks.values().stream()
                 .filter(t -> t.idempotencyKey().equals(Optional.of(idempotencyKey)))
                 .findFirst();

@@ -2,6 +2,8 @@ package dev.serverfs.application.testing;
 
 import dev.serverfs.domain.json.CanonicalJson;
 import dev.serverfs.domain.json.JsonValue;
+import dev.serverfs.domain.task.CorrelationId;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RequestId;
@@ -51,8 +53,8 @@ public final class TaskFixtures {
                 T0.plusSeconds(n),
                 T0.plusSeconds(n).plus(Duration.ofHours(2)),
                 Optional.empty(),
-                Optional.of("corr-" + n),
-                idempotencyKey,
+                Optional.of(new CorrelationId("corr-" + n)),
+                idempotencyKey.map(IdempotencyKey::new),
                 idempotencyKey.map(k -> HexFormat.of().formatHex(new byte[32])),
                 manifest("m" + n));
     }

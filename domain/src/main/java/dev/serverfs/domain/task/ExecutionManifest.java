@@ -25,8 +25,8 @@ public record ExecutionManifest(
         SortedSet<String> agentRuntimes,
         AgentLimits limits,
         Optional<TaskId> continueFromTaskId,
-        Optional<String> correlationId,
-        Optional<String> idempotencyKey,
+        Optional<CorrelationId> correlationId,
+        Optional<IdempotencyKey> idempotencyKey,
         Instant deadlineAt) {
 
     public static final int SCHEMA_VERSION = 1;
@@ -99,8 +99,8 @@ public record ExecutionManifest(
                         JsonValue.object()
                                 .put("from_task_id", continueFromTaskId.map(TaskId::value))
                                 .build())
-                .put("correlation_id", correlationId)
-                .put("idempotency_key", idempotencyKey)
+                .put("correlation_id", CorrelationId.wire(correlationId))
+                .put("idempotency_key", IdempotencyKey.wire(idempotencyKey))
                 .put("deadline_at", Timestamps.format(deadlineAt))
                 .build();
     }

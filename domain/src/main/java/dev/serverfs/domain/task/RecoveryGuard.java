@@ -14,7 +14,7 @@ public record RecoveryGuard(
         TaskId taskId,
         String runtime,
         String workdirAlias,
-        Optional<String> correlationId,
+        Optional<CorrelationId> correlationId,
         NativeIds nativeIds,
         Optional<ProviderProcess> provider,
         Instant createdAt,

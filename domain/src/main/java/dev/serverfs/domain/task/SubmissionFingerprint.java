@@ -21,7 +21,7 @@ public final class SubmissionFingerprint {
             TaskProfile profile,
             String prompt,
             Optional<TaskId> continueFromTaskId,
-            Optional<String> correlationId) {
+            Optional<CorrelationId> correlationId) {
         JsonValue inputs = JsonValue.object()
                 .put("runtime", runtime)
                 .put("workdir", workdir)
@@ -29,7 +29,7 @@ public final class SubmissionFingerprint {
                 .put("profile", profile.wire())
                 .put("prompt_sha256", CanonicalJson.sha256Hex(prompt.getBytes(StandardCharsets.UTF_8)))
                 .put("continue_from_task_id", continueFromTaskId.map(TaskId::value))
-                .put("correlation_id", correlationId)
+                .put("correlation_id", CorrelationId.wire(correlationId))
                 .build();
         return CanonicalJson.sha256(inputs);
     }

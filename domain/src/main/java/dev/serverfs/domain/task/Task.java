@@ -31,8 +31,8 @@ public record Task(
         Optional<Instant> completedAt,
         Instant deadlineAt,
         Optional<TaskId> continueFromTaskId,
-        Optional<String> correlationId,
-        Optional<String> idempotencyKey,
+        Optional<CorrelationId> correlationId,
+        Optional<IdempotencyKey> idempotencyKey,
         Optional<String> requestFingerprint,
         NativeIds nativeIds,
         Optional<TaskResult> result,
@@ -103,8 +103,8 @@ public record Task(
             Instant now,
             Instant deadlineAt,
             Optional<TaskId> continueFromTaskId,
-            Optional<String> correlationId,
-            Optional<String> idempotencyKey,
+            Optional<CorrelationId> correlationId,
+            Optional<IdempotencyKey> idempotencyKey,
             Optional<String> requestFingerprint,
             StoredManifest manifest) {
         return new Task(

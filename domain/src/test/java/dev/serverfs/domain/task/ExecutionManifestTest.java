@@ -33,8 +33,8 @@ class ExecutionManifestTest {
                                 2,
                                 java.time.Duration.ofHours(1)),
                 Optional.empty(),
-                Optional.of("c"),
-                Optional.of("k"),
+                Optional.of(new CorrelationId("c")),
+                Optional.of(new IdempotencyKey("k")),
                 Instant.parse("2026-01-01T02:00:00Z"));
         StoredManifest stored = m.toStored();
         assertEquals(CanonicalJson.sha256Hex(stored.json().getBytes(StandardCharsets.UTF_8)), stored.sha256());

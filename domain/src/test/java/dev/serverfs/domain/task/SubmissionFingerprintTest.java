@@ -22,7 +22,7 @@ class SubmissionFingerprintTest {
                         TaskProfile.WORKSPACE_WRITE,
                         PROMPT,
                         Optional.empty(),
-                        Optional.of("conv-42")));
+                        Optional.of(new CorrelationId("conv-42"))));
         assertEquals(
                 "dba11f802df0b87c2d1371e7fee3a507b642be37d03707c7a69d41cb0ca4bf5f",
                 SubmissionFingerprint.of(
@@ -61,6 +61,6 @@ class SubmissionFingerprintTest {
 
     private static String fp(
             String r, String w, String p, TaskProfile prof, String prompt, Optional<TaskId> c, Optional<String> corr) {
-        return SubmissionFingerprint.of(r, w, p, prof, prompt, c, corr);
+        return SubmissionFingerprint.of(r, w, p, prof, prompt, c, corr.map(CorrelationId::new));
     }
 }

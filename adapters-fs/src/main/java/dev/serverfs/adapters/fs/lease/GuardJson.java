@@ -4,6 +4,7 @@ import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.json.CanonicalJson;
 import dev.serverfs.domain.json.JsonValue;
+import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.RecoveryGuard;
@@ -29,7 +30,7 @@ final class GuardJson {
                 .put("task_id", g.taskId().value())
                 .put("runtime", g.runtime())
                 .put("workdir_alias", g.workdirAlias())
-                .put("correlation_id", g.correlationId())
+                .put("correlation_id", CorrelationId.wire(g.correlationId()))
                 .put("native_session_id", g.nativeIds().sessionId())
                 .put("native_turn_id", g.nativeIds().turnId())
                 .put("created_at", Timestamps.format(g.createdAt()))
@@ -69,7 +70,7 @@ final class GuardJson {
                     new TaskId(taskId),
                     string(m, "runtime").orElseThrow(GuardJson::invalid),
                     string(m, "workdir_alias").orElseThrow(GuardJson::invalid),
-                    string(m, "correlation_id"),
+                    string(m, "correlation_id").map(CorrelationId::new),
                     new NativeIds(string(m, "native_session_id"), string(m, "native_turn_id")),
                     process,
                     Timestamps.parse(string(m, "created_at").orElseThrow(GuardJson::invalid)),

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.serverfs.application.port.out.WriterLeases.WriterLease;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.ProviderState;
@@ -52,7 +53,7 @@ class FlockWriterLeasesIT {
                 TaskId.fromHex(hex.repeat(24)),
                 "fake",
                 "docs",
-                Optional.of("conv \"1\""),
+                Optional.of(new CorrelationId("conv \"1\"")),
                 NativeIds.NONE,
                 Optional.empty(),
                 T,

@@ -1,5 +1,6 @@
 package dev.serverfs.application.port.in;
 
+import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskStatus;
 import java.util.Optional;
@@ -12,5 +13,5 @@ public interface CancelAgentTaskUseCase {
 
     CancelOutcome cancel(TaskId taskId);
 
-    record CancelOutcome(TaskId taskId, TaskStatus status, Optional<String> correlationId) {}
+    record CancelOutcome(TaskId taskId, TaskStatus status, Optional<CorrelationId> correlationId) {}
 }

@@ -1,5 +1,6 @@
 package dev.serverfs.application.port.in;
 
+import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.TaskEvent;
 import dev.serverfs.domain.task.TaskId;
 import java.util.List;
@@ -15,7 +16,7 @@ public interface ReadAgentTaskEventsUseCase {
 
     EventPage readEvents(TaskId taskId, long afterEventId, int limit);
 
-    record EventPage(Optional<String> correlationId, List<TaskEvent> events, long nextAfterEventId) {
+    record EventPage(Optional<CorrelationId> correlationId, List<TaskEvent> events, long nextAfterEventId) {
         public EventPage {
             events = List.copyOf(events);
         }

@@ -1,5 +1,6 @@
 package dev.serverfs.application.port.in;
 
+import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.ResultChunk;
 import dev.serverfs.domain.task.TaskId;
 import java.util.Optional;
@@ -13,5 +14,5 @@ public interface ReadAgentTaskResultUseCase {
 
     ResultRead readResult(TaskId taskId, long offsetBytes, int maxBytes);
 
-    record ResultRead(ResultChunk chunk, Optional<String> correlationId) {}
+    record ResultRead(ResultChunk chunk, Optional<CorrelationId> correlationId) {}
 }

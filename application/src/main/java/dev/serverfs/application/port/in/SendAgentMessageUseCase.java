@@ -1,5 +1,6 @@
 package dev.serverfs.application.port.in;
 
+import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.TaskId;
 import java.util.Optional;
 
@@ -9,5 +10,5 @@ public interface SendAgentMessageUseCase {
     MessageAck send(TaskId taskId, String message);
 
     /** {@code {task_id, accepted: true, correlation_id}}. */
-    record MessageAck(TaskId taskId, Optional<String> correlationId) {}
+    record MessageAck(TaskId taskId, Optional<CorrelationId> correlationId) {}
 }

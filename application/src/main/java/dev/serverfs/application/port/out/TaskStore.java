@@ -1,5 +1,6 @@
 package dev.serverfs.application.port.out;
 
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.Task;
@@ -29,7 +30,7 @@ public interface TaskStore {
 
     Optional<Task> find(TaskId id);
 
-    Optional<Task> findByIdempotencyKey(String idempotencyKey);
+    Optional<Task> findByIdempotencyKey(IdempotencyKey idempotencyKey);
 
     /**
      * Atomic read-modify-write of one task: reads it, applies the pure {@code change} (which may throw a

@@ -14,8 +14,9 @@ import dev.serverfs.application.port.out.WriterLeases.WriterLease;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.AgentAccessPolicy;
-import dev.serverfs.domain.task.CallerMetadata;
+import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.ExecutionManifest;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.RecoveryGuard;
 import dev.serverfs.domain.task.RuntimeInfo;
@@ -91,7 +92,10 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
         // runs first (reference §4.3): a key whose task retention collected is free again.
         reconciliation.gc();
         Optional<String> fingerprint = fingerprint(c);
-        Optional<Submission> replay = replay(c.idempotencyKey(), fingerprint);
+        // a fingerprint exists only for valid caller metadata, so the key parses
+        Optional<Submission> replay = fingerprint.isEmpty()
+                ? Optional.empty()
+                : replay(IdempotencyKey.parse(c.idempotencyKey()), fingerprint);
         if (replay.isPresent()) {
             return replay.get();
         }
@@ -128,13 +132,13 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
                 profile.get(),
                 c.prompt(),
                 c.continueFromTaskId(),
-                c.correlationId()));
+                CorrelationId.parse(c.correlationId())));
     }
 
     private static boolean validMetadata(SubmitAgentTaskCommand c) {
         try {
-            CallerMetadata.correlationId(c.correlationId());
-            CallerMetadata.idempotencyKey(c.idempotencyKey());
+            CorrelationId.parse(c.correlationId());
+            IdempotencyKey.parse(c.idempotencyKey());
             return true;
         } catch (ServerFsException e) {
             return false;
@@ -148,8 +152,8 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
             WorkdirPath cwd,
             HeldDirectory directory,
             Optional<String> fingerprint) {
-        Optional<String> correlationId = CallerMetadata.correlationId(c.correlationId());
-        Optional<String> key = CallerMetadata.idempotencyKey(c.idempotencyKey());
+        Optional<CorrelationId> correlationId = CorrelationId.parse(c.correlationId());
+        Optional<IdempotencyKey> key = IdempotencyKey.parse(c.idempotencyKey());
         if (c.prompt().getBytes(StandardCharsets.UTF_8).length
                 > records.limits().maxPromptBytes()) {
             throw new ServerFsException(ErrorCode.AGENT_PROMPT_TOO_LARGE, "prompt is too large");
@@ -252,7 +256,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
         return new Submission.Created(created);
     }
 
-    private Optional<Submission> replay(Optional<String> key, Optional<String> fingerprint) {
+    private Optional<Submission> replay(Optional<IdempotencyKey> key, Optional<String> fingerprint) {
         if (key.isEmpty() || fingerprint.isEmpty()) {
             return Optional.empty();
         }

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RequestStatus;
@@ -72,9 +73,9 @@ public abstract class TaskStoreContract {
         InsertOutcome outcome = store.insert(t, MAX_ACTIVE);
         assertEquals(new InsertOutcome.Created(t), outcome);
         assertEquals(Optional.of(t), store.find(t.id()));
-        assertEquals(Optional.of(t), store.findByIdempotencyKey("key-1"));
+        assertEquals(Optional.of(t), store.findByIdempotencyKey(new IdempotencyKey("key-1")));
         assertEquals(Optional.empty(), store.find(taskId(99)));
-        assertEquals(Optional.empty(), store.findByIdempotencyKey("other"));
+        assertEquals(Optional.empty(), store.findByIdempotencyKey(new IdempotencyKey("other")));
     }
 
     @Test
@@ -393,7 +394,7 @@ public abstract class TaskStoreContract {
         assertEquals(Optional.empty(), store.find(a.id()));
         assertEquals(Optional.empty(), store.findRequest(requestId(1)));
         assertEquals(List.of(), store.events(a.id(), 0, 100));
-        assertEquals(Optional.empty(), store.findByIdempotencyKey("k"));
+        assertEquals(Optional.empty(), store.findByIdempotencyKey(new IdempotencyKey("k")));
         assertInstanceOf(InsertOutcome.Created.class, store.insert(queued(3, Optional.of("k")), MAX_ACTIVE));
         assertTrue(store.find(b.id()).isPresent());
     }

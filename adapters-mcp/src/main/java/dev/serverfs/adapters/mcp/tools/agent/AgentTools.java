@@ -21,6 +21,8 @@ import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.ApprovalDecision;
 import dev.serverfs.domain.task.ApprovalResolution;
+import dev.serverfs.domain.task.CorrelationId;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.Task;
@@ -174,18 +176,20 @@ public final class AgentTools {
                         new Submitted(
                                 task.id().value(),
                                 task.status().wire(),
-                                task.correlationId().orElse(null),
-                                task.idempotencyKey().orElse(null)),
+                                CorrelationId.wire(task.correlationId()).orElse(null),
+                                IdempotencyKey.wire(task.idempotencyKey()).orElse(null)),
                         task.id())
                 .withPath(task.relativeCwd())
                 .withCounter("runtime", p.runtime())
                 .withCounter("profile", task.profile().wire())
                 .withCounter("status", task.status().wire());
         if (task.correlationId().isPresent()) {
-            result = result.withCounter("correlation_id", task.correlationId().get());
+            result = result.withCounter(
+                    "correlation_id", task.correlationId().get().value());
         }
         if (task.idempotencyKey().isPresent()) {
-            result = result.withCounter("idempotency_key", task.idempotencyKey().get());
+            result = result.withCounter(
+                    "idempotency_key", task.idempotencyKey().get().value());
         }
         return result;
     }
@@ -215,9 +219,12 @@ public final class AgentTools {
         }
         EventPage page = agent.events().readEvents(id, after, (int) limit);
         List<Map<String, Object>> events = page.events().stream()
-                .map(e -> AgentViews.event(e, page.correlationId()))
+                .map(e -> AgentViews.event(e, CorrelationId.wire(page.correlationId())))
                 .toList();
-        return audited(new Events(page.correlationId().orElse(null), events, page.nextAfterEventId()), id)
+        return audited(
+                        new Events(
+                                CorrelationId.wire(page.correlationId()).orElse(null), events, page.nextAfterEventId()),
+                        id)
                 .withCounter("returned", events.size());
     }
 
@@ -244,7 +251,7 @@ public final class AgentTools {
                                 read.chunk().offsetBytes(),
                                 read.chunk().nextOffsetBytes(),
                                 read.chunk().eof(),
-                                read.correlationId().orElse(null)),
+                                CorrelationId.wire(read.correlationId()).orElse(null)),
                         id)
                 .withCounter(
                         "bytes_returned",
@@ -311,7 +318,9 @@ public final class AgentTools {
         MessageAck ack = agent.message().send(taskId, p.message());
         return audited(
                         new Accepted(
-                                ack.taskId().value(), true, ack.correlationId().orElse(null)),
+                                ack.taskId().value(),
+                                true,
+                                CorrelationId.wire(ack.correlationId()).orElse(null)),
                         taskId)
                 .withCounter("message_bytes", p.message().getBytes(StandardCharsets.UTF_8).length);
     }
@@ -327,7 +336,7 @@ public final class AgentTools {
                         new Cancelled(
                                 outcome.taskId().value(),
                                 outcome.status().wire(),
-                                outcome.correlationId().orElse(null)),
+                                CorrelationId.wire(outcome.correlationId()).orElse(null)),
                         taskId)
                 .withCounter("status", outcome.status().wire());
     }
@@ -342,7 +351,7 @@ public final class AgentTools {
                                 ack.taskId().value(),
                                 ack.requestId().value(),
                                 true,
-                                ack.correlationId().orElse(null)),
+                                CorrelationId.wire(ack.correlationId()).orElse(null)),
                         ack.taskId())
                 .withCounter("request_id", ack.requestId().value());
     }

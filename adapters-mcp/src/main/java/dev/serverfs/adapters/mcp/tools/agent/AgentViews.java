@@ -2,6 +2,8 @@ package dev.serverfs.adapters.mcp.tools.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.serverfs.adapters.mcp.StoredJson;
+import dev.serverfs.domain.task.CorrelationId;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.Task;
@@ -53,8 +55,8 @@ final class AgentViews {
         m.put("completed_at", t.completedAt().map(AgentViews::time).orElse(null));
         m.put("deadline_at", time(t.deadlineAt()));
         m.put("continue_from_task_id", t.continueFromTaskId().map(TaskId::value).orElse(null));
-        m.put("correlation_id", t.correlationId().orElse(null));
-        m.put("idempotency_key", t.idempotencyKey().orElse(null));
+        m.put("correlation_id", CorrelationId.wire(t.correlationId()).orElse(null));
+        m.put("idempotency_key", IdempotencyKey.wire(t.idempotencyKey()).orElse(null));
         m.put("final_response", t.result().map(TaskResult::finalResponse).orElse(null));
         m.put("manifest", json(t.manifest().json()));
         m.put("manifest_sha256", t.manifest().sha256());

@@ -9,18 +9,19 @@ import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class CallerMetadataTest {
+/** The rules of {@link CorrelationId} and {@link IdempotencyKey}. */
+class CallerTextTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"a\u0000b", "tab\there", "del\u007f", "\uD800"})
     void control_characters_and_broken_text_are_invalid_requests(String value) {
         assertEquals(
                 ErrorCode.INVALID_REQUEST,
-                assertThrows(ServerFsException.class, () -> CallerMetadata.correlationId(Optional.of(value)))
+                assertThrows(ServerFsException.class, () -> CorrelationId.parse(Optional.of(value)))
                         .code());
         assertEquals(
                 ErrorCode.INVALID_REQUEST,
-                assertThrows(ServerFsException.class, () -> CallerMetadata.idempotencyKey(Optional.of(value)))
+                assertThrows(ServerFsException.class, () -> IdempotencyKey.parse(Optional.of(value)))
                         .code());
     }
 
@@ -28,7 +29,7 @@ class CallerMetadataTest {
     @ValueSource(ints = {1, 255, 256})
     void up_to_256_utf8_bytes_are_accepted(int bytes) {
         String value = "x".repeat(bytes);
-        assertEquals(Optional.of(value), CallerMetadata.idempotencyKey(Optional.of(value)));
+        assertEquals(Optional.of(new IdempotencyKey(value)), IdempotencyKey.parse(Optional.of(value)));
     }
 
     @ParameterizedTest
@@ -37,7 +38,7 @@ class CallerMetadataTest {
         String value = kind.equals("257") ? "x".repeat(257) : "é".repeat(129);
         assertEquals(
                 ErrorCode.INVALID_REQUEST,
-                assertThrows(ServerFsException.class, () -> CallerMetadata.correlationId(Optional.of(value)))
+                assertThrows(ServerFsException.class, () -> CorrelationId.parse(Optional.of(value)))
                         .code());
     }
 
@@ -46,8 +47,9 @@ class CallerMetadataTest {
     void an_empty_key_is_refused_but_an_empty_correlation_id_is_kept(String value) {
         assertEquals(
                 ErrorCode.INVALID_REQUEST,
-                assertThrows(ServerFsException.class, () -> CallerMetadata.idempotencyKey(Optional.of(value)))
+                assertThrows(ServerFsException.class, () -> IdempotencyKey.parse(Optional.of(value)))
                         .code());
-        assertEquals(Optional.of(""), CallerMetadata.correlationId(Optional.of(value)));
+        assertEquals(Optional.of(new CorrelationId("")), CorrelationId.parse(Optional.of(value)));
+        assertThrows(IllegalArgumentException.class, () -> new IdempotencyKey(value));
     }
 }
