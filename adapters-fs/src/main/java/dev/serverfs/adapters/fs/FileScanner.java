@@ -7,7 +7,10 @@ import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.domain.file.LineExcerpt;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
@@ -39,6 +42,8 @@ final class FileScanner {
     private final Arena arena = Arena.ofAuto();
     private final MemorySegment staging = arena.allocate(STAGING);
     private byte[] buffer = new byte[INITIAL_CAPACITY];
+    /** The ASCII-lowered copy of {@link #buffer} a case-insensitive ASCII query searches. */
+    private byte[] folded = new byte[0];
     private final CharsetDecoder strict = StandardCharsets.UTF_8
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
@@ -56,6 +61,12 @@ final class FileScanner {
         final String latin1;
         final Pattern insensitive;
         final int length;
+        /**
+         * The query in ASCII lower case when a case-insensitive search may fold bytes (the query is ASCII without
+         * a line feed), else null. A line with a non-ASCII byte still goes through {@link #insensitive}: a few
+         * non-ASCII characters (the Kelvin sign, long s, dotted and dotless i) fold to ASCII letters.
+         */
+        final String asciiFolded;
 
         Query(String text, boolean caseSensitive) {
             this.length = text.length();
@@ -63,6 +74,21 @@ final class FileScanner {
             this.insensitive = caseSensitive
                     ? null
                     : Pattern.compile(text, Pattern.LITERAL | Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+            boolean foldable = !caseSensitive && text.indexOf('\n') < 0;
+            for (int i = 0; i < text.length() && foldable; i++) {
+                foldable = text.charAt(i) < 0x80;
+            }
+            this.asciiFolded = foldable ? lowerAscii(text) : null;
+        }
+
+        private static String lowerAscii(String text) {
+            char[] out = text.toCharArray();
+            for (int i = 0; i < out.length; i++) {
+                if (out[i] >= 'A' && out[i] <= 'Z') {
+                    out[i] += 'a' - 'A';
+                }
+            }
+            return new String(out);
         }
     }
 
@@ -98,11 +124,9 @@ final class FileScanner {
                     eof = true;
                     break;
                 }
-                for (int i = end; i < end + n; i++) {
-                    if (buffer[i] == 0) {
-                        // Binary data: ripgrep stops without searching this buffer.
-                        return hits;
-                    }
+                if (hasNul(buffer, end, end + n)) {
+                    // Binary data: ripgrep stops without searching this buffer.
+                    return hits;
                 }
                 for (int i = end + n - 1; i >= end; i--) {
                     if (buffer[i] == '\n') {
@@ -134,6 +158,9 @@ final class FileScanner {
      */
     private long searchRegion(
             int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
+        if (query.asciiFolded != null) {
+            return searchFolded(regionEnd, query, lineBase, hits, cap, stop);
+        }
         String hay = new String(buffer, 0, regionEnd, StandardCharsets.ISO_8859_1);
         if (query.insensitive != null) {
             return searchInsensitive(hay, regionEnd, query, lineBase, hits, cap, stop);
@@ -143,24 +170,14 @@ final class FileScanner {
         int counted = 0;
         int from = 0;
         while (from < regionEnd && hits.size() < cap) {
-            int at = -1;
-            int scanFrom = from;
-            while (true) {
-                int windowEnd = (int) Math.min(regionEnd, (long) scanFrom + WINDOW + needle.length());
-                at = hay.indexOf(needle, scanFrom, windowEnd);
-                if (at >= 0 || windowEnd == regionEnd || stop.getAsBoolean()) {
-                    break;
-                }
-                // Overlap the next window so a match across the boundary is still found.
-                scanFrom = windowEnd - needle.length() + 1;
-            }
+            int at = find(hay, needle, from, regionEnd, stop);
             if (at < 0) {
                 break;
             }
             int start = hay.lastIndexOf('\n', at - 1) + 1;
             int newline = hay.indexOf('\n', at + needle.length());
             int lineEnd = newline < 0 || newline > regionEnd ? regionEnd : newline;
-            line += countNewlines(hay, counted, start);
+            line += countNewlines(buffer, counted, start);
             counted = start;
             Hit hit = excerpt(line, start, lineEnd, at, at + needle.length());
             if (hit != null) {
@@ -168,48 +185,195 @@ final class FileScanner {
             }
             from = lineEnd + 1;
         }
-        return line + countNewlines(hay, counted, regionEnd);
+        return line + countNewlines(buffer, counted, regionEnd);
     }
 
     private long searchInsensitive(
             String latin, int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
-        long line = lineBase;
         int lineStart = 0;
-        int overlap = query.length;
+        long line = lineBase;
         while (lineStart < regionEnd && hits.size() < cap && !stop.getAsBoolean()) {
             int nl = latin.indexOf('\n', lineStart);
             int lineEnd = nl < 0 ? regionEnd : nl;
-            String text = decodeLine(lineStart, lineEnd);
-            if (text != null) {
-                Matcher m = query.insensitive.matcher(text);
-                int scanFrom = 0;
-                while (true) {
-                    int windowEnd = (int) Math.min(text.length(), (long) scanFrom + WINDOW + overlap);
-                    m.region(scanFrom, windowEnd);
-                    if (m.find()) {
-                        hits.add(new Hit(line, LineExcerpt.of(text, m.start(), m.end(), false)));
-                        break;
-                    }
-                    if (windowEnd == text.length() || stop.getAsBoolean()) {
-                        break;
-                    }
-                    scanFrom = Math.max(scanFrom + 1, windowEnd - overlap);
-                }
-            }
+            matchLine(lineStart, lineEnd, line, query, hits, stop);
             line++;
             lineStart = lineEnd + 1;
         }
-        return lineBase + countNewlines(latin, 0, regionEnd);
+        return lineBase + countNewlines(buffer, 0, regionEnd);
     }
 
-    private static long countNewlines(String hay, int from, int to) {
+    /** Case-insensitive search of the line {@code [lineStart, lineEnd)}, decoded, with the Unicode pattern. */
+    private void matchLine(int lineStart, int lineEnd, long line, Query query, List<Hit> hits, BooleanSupplier stop) {
+        String text = decodeLine(lineStart, lineEnd);
+        if (text == null) {
+            return;
+        }
+        int overlap = query.length;
+        Matcher m = query.insensitive.matcher(text);
+        int scanFrom = 0;
+        while (true) {
+            int windowEnd = (int) Math.min(text.length(), (long) scanFrom + WINDOW + overlap);
+            m.region(scanFrom, windowEnd);
+            if (m.find()) {
+                hits.add(new Hit(line, LineExcerpt.of(text, m.start(), m.end(), false)));
+                return;
+            }
+            if (windowEnd == text.length() || stop.getAsBoolean()) {
+                return;
+            }
+            scanFrom = Math.max(scanFrom + 1, windowEnd - overlap);
+        }
+    }
+
+    /**
+     * Case-insensitive search of an ASCII query over ASCII-lowered bytes, with the hits of {@link
+     * #searchInsensitive}: on a line of ASCII bytes only, ASCII case folding is the Unicode one, so a candidate
+     * there is exact; a line with a non-ASCII byte, matched or not, goes through {@link #matchLine}.
+     */
+    private long searchFolded(
+            int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
+        if (folded.length < regionEnd) {
+            folded = new byte[buffer.length];
+        }
+        boolean anyNonAscii = lowerAscii(buffer, folded, regionEnd);
+        String hay = new String(folded, 0, regionEnd, StandardCharsets.ISO_8859_1);
+        String needle = query.asciiFolded;
+        int len = needle.length();
+        long line = lineBase;
+        int counted = 0;
+        int from = 0;
+        int nonAscii = anyNonAscii ? nextNonAscii(buffer, 0, regionEnd) : regionEnd;
+        while (from < regionEnd && hits.size() < cap) {
+            int at = find(hay, needle, from, regionEnd, stop);
+            if (nonAscii < from) {
+                nonAscii = nextNonAscii(buffer, from, regionEnd);
+            }
+            int candidateEnd = regionEnd;
+            if (at >= 0) {
+                int newline = hay.indexOf('\n', at + len);
+                candidateEnd = newline < 0 ? regionEnd : newline;
+            } else if (nonAscii == regionEnd) {
+                break;
+            }
+            if (nonAscii < candidateEnd) {
+                // A line with a non-ASCII byte comes first (or is the candidate's own line).
+                int start = hay.lastIndexOf('\n', nonAscii - 1) + 1;
+                int newline = hay.indexOf('\n', nonAscii);
+                int lineEnd = newline < 0 ? regionEnd : newline;
+                line += countNewlines(buffer, counted, start);
+                counted = start;
+                matchLine(start, lineEnd, line, query, hits, stop);
+                from = lineEnd + 1;
+                continue;
+            }
+            int start = hay.lastIndexOf('\n', at - 1) + 1;
+            line += countNewlines(buffer, counted, start);
+            counted = start;
+            String text = new String(buffer, start, candidateEnd - start, StandardCharsets.ISO_8859_1);
+            hits.add(new Hit(line, LineExcerpt.of(text, at - start, at - start + len, false)));
+            from = candidateEnd + 1;
+        }
+        return line + countNewlines(buffer, counted, regionEnd);
+    }
+
+    /**
+     * The first index of {@code needle} in {@code hay[from, to)}, searched in windows of {@link #WINDOW} with
+     * {@code stop} checked between them; -1 when there is none or the search was stopped.
+     */
+    private static int find(String hay, String needle, int from, int to, BooleanSupplier stop) {
+        int len = needle.length();
+        int scanFrom = from;
+        while (true) {
+            int windowEnd = (int) Math.min(to, (long) scanFrom + WINDOW + len);
+            int at = hay.indexOf(needle, scanFrom, windowEnd);
+            if (at >= 0 || windowEnd == to || stop.getAsBoolean()) {
+                return at;
+            }
+            // Overlap the next window so a match across the boundary is still found.
+            scanFrom = windowEnd - len + 1;
+        }
+    }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long LOWS = 0x7F7F7F7F7F7F7F7FL;
+    private static final long NEWLINES = ONES * '\n';
+
+    /** Whether {@code b[from, to)} holds a NUL byte, eight bytes at a time. */
+    static boolean hasNul(byte[] b, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long v = (long) LONGS.get(b, i);
+            if (((v - ONES) & ~v & HIGHS) != 0) {
+                return true;
+            }
+        }
+        for (; i < to; i++) {
+            if (b[i] == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The number of {@code \n} bytes in {@code b[from, to)}, eight bytes at a time. */
+    static long countNewlines(byte[] b, int from, int to) {
         long count = 0;
-        int at = hay.indexOf('\n', from);
-        while (at >= 0 && at < to) {
-            count++;
-            at = hay.indexOf('\n', at + 1);
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long x = (long) LONGS.get(b, i) ^ NEWLINES;
+            // The high bit of each byte is set exactly where that byte of x is zero (no carry between bytes).
+            count += Long.bitCount(~(((x & LOWS) + LOWS) | x) & HIGHS);
+        }
+        for (; i < to; i++) {
+            if (b[i] == '\n') {
+                count++;
+            }
         }
         return count;
+    }
+
+    /** The index of the first byte {@code >= 0x80} in {@code b[from, to)}, or {@code to}. */
+    static int nextNonAscii(byte[] b, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long high = (long) LONGS.get(b, i) & HIGHS;
+            if (high != 0) {
+                return i + (Long.numberOfTrailingZeros(high) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (b[i] < 0) {
+                return i;
+            }
+        }
+        return to;
+    }
+
+    /**
+     * Copies {@code src[0, n)} to {@code dst} with the ASCII letters {@code A-Z} lowered and every other byte
+     * unchanged; returns whether a byte {@code >= 0x80} was seen.
+     */
+    static boolean lowerAscii(byte[] src, byte[] dst, int n) {
+        long seen = 0;
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            long v = (long) LONGS.get(src, i);
+            long heptets = v & LOWS;
+            // The high bit is set in bytes >= 'A' and in bytes > 'Z' (7-bit sums: no carry between bytes).
+            long atLeastA = heptets + ONES * (0x80 - 'A');
+            long aboveZ = heptets + ONES * (0x80 - 'Z' - 1);
+            long upper = (atLeastA ^ aboveZ) & ~v & HIGHS;
+            LONGS.set(dst, i, v | (upper >>> 2));
+            seen |= v;
+        }
+        for (; i < n; i++) {
+            byte c = src[i];
+            dst[i] = c >= 'A' && c <= 'Z' ? (byte) (c + ('a' - 'A')) : c;
+            seen |= c;
+        }
+        return (seen & HIGHS) != 0;
     }
 
     /**
