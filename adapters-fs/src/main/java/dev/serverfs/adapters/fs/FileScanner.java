@@ -7,10 +7,7 @@ import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.domain.file.LineExcerpt;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
@@ -42,8 +39,9 @@ final class FileScanner {
     private final Arena arena = Arena.ofAuto();
     private final MemorySegment staging = arena.allocate(STAGING);
     private byte[] buffer = new byte[INITIAL_CAPACITY];
-    /** The ASCII-lowered copy of {@link #buffer} a case-insensitive ASCII query searches. */
+    /** The ASCII-lowered copy of {@link #buffer} a case-insensitive ASCII query is searched in. */
     private byte[] folded = new byte[0];
+
     private final CharsetDecoder strict = StandardCharsets.UTF_8
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
@@ -53,42 +51,42 @@ final class FileScanner {
     private int fd;
     private int stagingPos;
     private int stagingEnd;
+    private boolean sawEof;
     private byte[] peeked;
     private int peekedPos;
 
     /** The query, prepared once per search. */
     static final class Query {
-        final String latin1;
+        /** The query's UTF-8 bytes as a Latin-1 string (ASCII-lowered when {@link #asciiFolded}). */
+        final String needle;
+        /** The Unicode case-insensitive pattern, or null for a case-sensitive search. */
         final Pattern insensitive;
+
         final int length;
         /**
-         * The query in ASCII lower case when a case-insensitive search may fold bytes (the query is ASCII without
-         * a line feed), else null. A line with a non-ASCII byte still goes through {@link #insensitive}: a few
-         * non-ASCII characters (the Kelvin sign, long s, dotted and dotless i) fold to ASCII letters.
+         * Whether a case-insensitive search folds ASCII bytes (the query is ASCII without a line feed). A line with a
+         * non-ASCII byte still goes through {@link #insensitive}: a few non-ASCII characters (the Kelvin sign, long
+         * s, dotted and dotless i) fold to ASCII letters.
          */
-        final String asciiFolded;
+        final boolean asciiFolded;
 
         Query(String text, boolean caseSensitive) {
+            this(text, caseSensitive, true);
+        }
+
+        /** {@code foldAscii} false sends every line of a case-insensitive search through the pattern (tests). */
+        Query(String text, boolean caseSensitive, boolean foldAscii) {
             this.length = text.length();
-            this.latin1 = new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
             this.insensitive = caseSensitive
                     ? null
                     : Pattern.compile(text, Pattern.LITERAL | Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
-            boolean foldable = !caseSensitive && text.indexOf('\n') < 0;
+            boolean foldable = foldAscii && !caseSensitive && text.indexOf('\n') < 0;
             for (int i = 0; i < text.length() && foldable; i++) {
                 foldable = text.charAt(i) < 0x80;
             }
-            this.asciiFolded = foldable ? lowerAscii(text) : null;
-        }
-
-        private static String lowerAscii(String text) {
-            char[] out = text.toCharArray();
-            for (int i = 0; i < out.length; i++) {
-                if (out[i] >= 'A' && out[i] <= 'Z') {
-                    out[i] += 'a' - 'A';
-                }
-            }
-            return new String(out);
+            this.asciiFolded = foldable;
+            String latin1 = new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+            this.needle = foldable ? latin1.toLowerCase(java.util.Locale.ROOT) : latin1;
         }
     }
 
@@ -99,6 +97,7 @@ final class FileScanner {
         this.fd = fileFd;
         this.stagingPos = 0;
         this.stagingEnd = 0;
+        this.sawEof = false;
         List<Hit> hits = new ArrayList<>();
         sniffBom();
         int capacity = INITIAL_CAPACITY;
@@ -124,10 +123,6 @@ final class FileScanner {
                     eof = true;
                     break;
                 }
-                if (hasNul(buffer, end, end + n)) {
-                    // Binary data: ripgrep stops without searching this buffer.
-                    return hits;
-                }
                 for (int i = end + n - 1; i >= end; i--) {
                     if (buffer[i] == '\n') {
                         lastTerminator = i;
@@ -137,8 +132,16 @@ final class FileScanner {
                 end += n;
             }
             int regionEnd = eof ? end : lastTerminator + 1;
+            // The line count after this region is needed only when another region follows.
+            boolean more = !eof && (end > regionEnd || moreInput());
             if (regionEnd > 0) {
-                lineBase = searchRegion(regionEnd, query, lineBase, hits, cap, stop);
+                String hay = haystack(regionEnd, query);
+                // A NUL byte in any read since the last region (this region and the tail after it): binary data,
+                // ripgrep stops without searching this buffer.
+                if (hay.indexOf(0) >= 0 || ByteScan.hasNul(buffer, regionEnd, end)) {
+                    return hits;
+                }
+                lineBase = searchRegion(hay, regionEnd, query, lineBase, hits, cap, stop, more);
                 if (hits.size() >= cap) {
                     return hits;
                 }
@@ -152,54 +155,95 @@ final class FileScanner {
     }
 
     /**
-     * Searches complete lines {@code [0, regionEnd)}; returns the line number after the region. The search runs in
-     * windows of {@link #WINDOW} bytes with {@code stop} checked between them, so one huge line cannot keep a
-     * stopped search busy (issue 10 §1: the deadline bounds all of a search's work).
+     * The region {@code buffer[0, regionEnd)} as a Latin-1 string (one char per byte, so {@link String#indexOf}
+     * searches bytes), ASCII-lowered for a folded query.
+     */
+    private String haystack(int regionEnd, Query query) {
+        if (!query.asciiFolded) {
+            return new String(buffer, 0, regionEnd, StandardCharsets.ISO_8859_1);
+        }
+        if (folded.length < regionEnd) {
+            folded = new byte[buffer.length];
+        }
+        ByteScan.lowerAscii(buffer, folded, regionEnd);
+        return new String(folded, 0, regionEnd, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * Searches complete lines {@code [0, regionEnd)} ({@code hay}: see {@link #haystack}); returns the line number after the region when {@code count},
+     * else the line of the last hit. The search runs in windows of {@link #WINDOW} bytes with {@code stop} checked
+     * between them, so one huge line cannot keep a stopped search busy (issue 10 §1: the deadline bounds all of a
+     * search's work).
      */
     private long searchRegion(
-            int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
-        if (query.asciiFolded != null) {
-            return searchFolded(regionEnd, query, lineBase, hits, cap, stop);
+            String hay,
+            int regionEnd,
+            Query query,
+            long lineBase,
+            List<Hit> hits,
+            int cap,
+            BooleanSupplier stop,
+            boolean count) {
+        if (query.insensitive != null && !query.asciiFolded) {
+            return searchInsensitive(regionEnd, query, lineBase, hits, cap, stop);
         }
-        String hay = new String(buffer, 0, regionEnd, StandardCharsets.ISO_8859_1);
-        if (query.insensitive != null) {
-            return searchInsensitive(hay, regionEnd, query, lineBase, hits, cap, stop);
-        }
-        String needle = query.latin1;
+        String needle = query.needle;
+        int len = needle.length();
         long line = lineBase;
         int counted = 0;
         int from = 0;
+        // For a folded search: the next non-ASCII byte at or after `from` (regionEnd when none).
+        int nonAscii = query.asciiFolded ? ByteScan.nextNonAscii(buffer, 0, regionEnd) : regionEnd;
         while (from < regionEnd && hits.size() < cap) {
             int at = find(hay, needle, from, regionEnd, stop);
+            if (nonAscii < from) {
+                nonAscii = ByteScan.nextNonAscii(buffer, from, regionEnd);
+            }
+            int lineEnd = at < 0 ? regionEnd : ByteScan.nextNewline(buffer, at + len, regionEnd);
+            if (nonAscii < lineEnd) {
+                // A line with a non-ASCII byte comes first (or is the candidate's own line): the pattern decides.
+                int start = ByteScan.lineStart(buffer, nonAscii);
+                int end = ByteScan.nextNewline(buffer, nonAscii, regionEnd);
+                line += ByteScan.countNewlines(buffer, counted, start);
+                counted = start;
+                matchLine(start, end, line, query, hits, stop);
+                from = end + 1;
+                continue;
+            }
             if (at < 0) {
                 break;
             }
-            int start = hay.lastIndexOf('\n', at - 1) + 1;
-            int newline = hay.indexOf('\n', at + needle.length());
-            int lineEnd = newline < 0 || newline > regionEnd ? regionEnd : newline;
-            line += countNewlines(buffer, counted, start);
+            int start = ByteScan.lineStart(buffer, at);
+            line += ByteScan.countNewlines(buffer, counted, start);
             counted = start;
-            Hit hit = excerpt(line, start, lineEnd, at, at + needle.length());
+            Hit hit;
+            if (query.asciiFolded) {
+                // As the pattern reports it: the whole (ASCII) line, cut around the match.
+                String text = new String(buffer, start, lineEnd - start, StandardCharsets.ISO_8859_1);
+                hit = new Hit(line, LineExcerpt.of(text, at - start, at - start + len, false));
+            } else {
+                hit = excerpt(line, start, lineEnd, at, at + len);
+            }
             if (hit != null) {
                 hits.add(hit);
             }
             from = lineEnd + 1;
         }
-        return line + countNewlines(buffer, counted, regionEnd);
+        return count ? line + ByteScan.countNewlines(buffer, counted, regionEnd) : line;
     }
 
+    /** Every line of the region through the Unicode pattern (a case-insensitive query that is not ASCII). */
     private long searchInsensitive(
-            String latin, int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
-        int lineStart = 0;
+            int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
         long line = lineBase;
+        int lineStart = 0;
         while (lineStart < regionEnd && hits.size() < cap && !stop.getAsBoolean()) {
-            int nl = latin.indexOf('\n', lineStart);
-            int lineEnd = nl < 0 ? regionEnd : nl;
+            int lineEnd = ByteScan.nextNewline(buffer, lineStart, regionEnd);
             matchLine(lineStart, lineEnd, line, query, hits, stop);
             line++;
             lineStart = lineEnd + 1;
         }
-        return lineBase + countNewlines(buffer, 0, regionEnd);
+        return lineBase + ByteScan.countNewlines(buffer, 0, regionEnd);
     }
 
     /** Case-insensitive search of the line {@code [lineStart, lineEnd)}, decoded, with the Unicode pattern. */
@@ -226,59 +270,8 @@ final class FileScanner {
     }
 
     /**
-     * Case-insensitive search of an ASCII query over ASCII-lowered bytes, with the hits of {@link
-     * #searchInsensitive}: on a line of ASCII bytes only, ASCII case folding is the Unicode one, so a candidate
-     * there is exact; a line with a non-ASCII byte, matched or not, goes through {@link #matchLine}.
-     */
-    private long searchFolded(
-            int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
-        if (folded.length < regionEnd) {
-            folded = new byte[buffer.length];
-        }
-        boolean anyNonAscii = lowerAscii(buffer, folded, regionEnd);
-        String hay = new String(folded, 0, regionEnd, StandardCharsets.ISO_8859_1);
-        String needle = query.asciiFolded;
-        int len = needle.length();
-        long line = lineBase;
-        int counted = 0;
-        int from = 0;
-        int nonAscii = anyNonAscii ? nextNonAscii(buffer, 0, regionEnd) : regionEnd;
-        while (from < regionEnd && hits.size() < cap) {
-            int at = find(hay, needle, from, regionEnd, stop);
-            if (nonAscii < from) {
-                nonAscii = nextNonAscii(buffer, from, regionEnd);
-            }
-            int candidateEnd = regionEnd;
-            if (at >= 0) {
-                int newline = hay.indexOf('\n', at + len);
-                candidateEnd = newline < 0 ? regionEnd : newline;
-            } else if (nonAscii == regionEnd) {
-                break;
-            }
-            if (nonAscii < candidateEnd) {
-                // A line with a non-ASCII byte comes first (or is the candidate's own line).
-                int start = hay.lastIndexOf('\n', nonAscii - 1) + 1;
-                int newline = hay.indexOf('\n', nonAscii);
-                int lineEnd = newline < 0 ? regionEnd : newline;
-                line += countNewlines(buffer, counted, start);
-                counted = start;
-                matchLine(start, lineEnd, line, query, hits, stop);
-                from = lineEnd + 1;
-                continue;
-            }
-            int start = hay.lastIndexOf('\n', at - 1) + 1;
-            line += countNewlines(buffer, counted, start);
-            counted = start;
-            String text = new String(buffer, start, candidateEnd - start, StandardCharsets.ISO_8859_1);
-            hits.add(new Hit(line, LineExcerpt.of(text, at - start, at - start + len, false)));
-            from = candidateEnd + 1;
-        }
-        return line + countNewlines(buffer, counted, regionEnd);
-    }
-
-    /**
-     * The first index of {@code needle} in {@code hay[from, to)}, searched in windows of {@link #WINDOW} with
-     * {@code stop} checked between them; -1 when there is none or the search was stopped.
+     * The first index of {@code needle} in {@code hay[from, to)}, searched in windows of {@link #WINDOW} bytes
+     * with {@code stop} checked between them; -1 when there is none or the search was stopped.
      */
     private static int find(String hay, String needle, int from, int to, BooleanSupplier stop) {
         int len = needle.length();
@@ -292,88 +285,6 @@ final class FileScanner {
             // Overlap the next window so a match across the boundary is still found.
             scanFrom = windowEnd - len + 1;
         }
-    }
-
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGHS = 0x8080808080808080L;
-    private static final long LOWS = 0x7F7F7F7F7F7F7F7FL;
-    private static final long NEWLINES = ONES * '\n';
-
-    /** Whether {@code b[from, to)} holds a NUL byte, eight bytes at a time. */
-    static boolean hasNul(byte[] b, int from, int to) {
-        int i = from;
-        for (; i + 8 <= to; i += 8) {
-            long v = (long) LONGS.get(b, i);
-            if (((v - ONES) & ~v & HIGHS) != 0) {
-                return true;
-            }
-        }
-        for (; i < to; i++) {
-            if (b[i] == 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The number of {@code \n} bytes in {@code b[from, to)}, eight bytes at a time. */
-    static long countNewlines(byte[] b, int from, int to) {
-        long count = 0;
-        int i = from;
-        for (; i + 8 <= to; i += 8) {
-            long x = (long) LONGS.get(b, i) ^ NEWLINES;
-            // The high bit of each byte is set exactly where that byte of x is zero (no carry between bytes).
-            count += Long.bitCount(~(((x & LOWS) + LOWS) | x) & HIGHS);
-        }
-        for (; i < to; i++) {
-            if (b[i] == '\n') {
-                count++;
-            }
-        }
-        return count;
-    }
-
-    /** The index of the first byte {@code >= 0x80} in {@code b[from, to)}, or {@code to}. */
-    static int nextNonAscii(byte[] b, int from, int to) {
-        int i = from;
-        for (; i + 8 <= to; i += 8) {
-            long high = (long) LONGS.get(b, i) & HIGHS;
-            if (high != 0) {
-                return i + (Long.numberOfTrailingZeros(high) >>> 3);
-            }
-        }
-        for (; i < to; i++) {
-            if (b[i] < 0) {
-                return i;
-            }
-        }
-        return to;
-    }
-
-    /**
-     * Copies {@code src[0, n)} to {@code dst} with the ASCII letters {@code A-Z} lowered and every other byte
-     * unchanged; returns whether a byte {@code >= 0x80} was seen.
-     */
-    static boolean lowerAscii(byte[] src, byte[] dst, int n) {
-        long seen = 0;
-        int i = 0;
-        for (; i + 8 <= n; i += 8) {
-            long v = (long) LONGS.get(src, i);
-            long heptets = v & LOWS;
-            // The high bit is set in bytes >= 'A' and in bytes > 'Z' (7-bit sums: no carry between bytes).
-            long atLeastA = heptets + ONES * (0x80 - 'A');
-            long aboveZ = heptets + ONES * (0x80 - 'Z' - 1);
-            long upper = (atLeastA ^ aboveZ) & ~v & HIGHS;
-            LONGS.set(dst, i, v | (upper >>> 2));
-            seen |= v;
-        }
-        for (; i < n; i++) {
-            byte c = src[i];
-            dst[i] = c >= 'A' && c <= 'Z' ? (byte) (c + ('a' - 'A')) : c;
-            seen |= c;
-        }
-        return (seen & HIGHS) != 0;
     }
 
     /**
@@ -515,16 +426,28 @@ final class FileScanner {
     }
 
     private int rawRead(byte[] dst, int off, int len) throws ErrnoException {
-        if (stagingPos == stagingEnd) {
-            stagingPos = 0;
-            stagingEnd = (int) Syscalls.read(fd, staging, STAGING);
-            if (stagingEnd == 0) {
-                return 0;
-            }
+        if (stagingPos == stagingEnd && !fill()) {
+            return 0;
         }
         int n = Math.min(len, stagingEnd - stagingPos);
         MemorySegment.copy(staging, JAVA_BYTE, stagingPos, dst, off, n);
         stagingPos += n;
         return n;
+    }
+
+    /** Whether a further read returns data (reads ahead into the staging buffer when it is empty). */
+    private boolean moreInput() throws ErrnoException {
+        return peekedPos < peeked.length || stagingPos < stagingEnd || fill();
+    }
+
+    /** Refills the empty staging buffer; false at end of file (which stays the end). */
+    private boolean fill() throws ErrnoException {
+        if (sawEof) {
+            return false;
+        }
+        stagingPos = 0;
+        stagingEnd = (int) Syscalls.read(fd, staging, STAGING);
+        sawEof = stagingEnd == 0;
+        return !sawEof;
     }
 }

@@ -37,10 +37,10 @@ public final class SearchBench {
         try (LinuxWorkdirFileSystem fs = new LinuxWorkdirFileSystem()) {
             WorkdirPolicy policy = new WorkdirPolicy(
                     true, true, List.of(), 524288, 500, 1 << 20, false, 8 << 20, AgentMode.DISABLED, new TreeSet<>());
-            Workdirs workdirs = new Workdirs(List.of(
-                    new Workdir(1, new WorkdirAlias("wd"), Optional.empty(), Access.READ_ONLY, policy, root)));
-            ServerLimits limits = new ServerLimits(
-                    100, 500, limit, limit, 200_000, Duration.ofSeconds(60), 52_428_800L, 50);
+            Workdirs workdirs = new Workdirs(
+                    List.of(new Workdir(1, new WorkdirAlias("wd"), Optional.empty(), Access.READ_ONLY, policy, root)));
+            ServerLimits limits =
+                    new ServerLimits(100, 500, limit, limit, 200_000, Duration.ofSeconds(60), 52_428_800L, 50);
             SearchTextService search = new SearchTextService(workdirs, limits, fs);
             SearchTextQuery q = new SearchTextQuery("wd", query, "", null, caseSensitive, limit);
             long[] wall = new long[iterations];
@@ -62,11 +62,7 @@ public final class SearchBench {
             Arrays.sort(cpu);
             System.out.printf(
                     "hits %d  wall median %.1f ms (min %.1f)  cpu median %.1f ms (min %.1f)%n",
-                    hits,
-                    wall[iterations / 2] / 1e6,
-                    wall[0] / 1e6,
-                    cpu[iterations / 2] / 1e6,
-                    cpu[0] / 1e6);
+                    hits, wall[iterations / 2] / 1e6, wall[0] / 1e6, cpu[iterations / 2] / 1e6, cpu[0] / 1e6);
         }
     }
 }
