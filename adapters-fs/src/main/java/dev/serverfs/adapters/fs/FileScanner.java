@@ -170,10 +170,10 @@ final class FileScanner {
     }
 
     /**
-     * Searches complete lines {@code [0, regionEnd)} ({@code hay}: see {@link #haystack}); returns the line number after the region when {@code count},
-     * else the line of the last hit. The search runs in windows of {@link #WINDOW} bytes with {@code stop} checked
-     * between them, so one huge line cannot keep a stopped search busy (issue 10 §1: the deadline bounds all of a
-     * search's work).
+     * Searches complete lines {@code [0, regionEnd)} ({@code hay}: see {@link #haystack}); returns the line number
+     * after the region when {@code count}, else the line of the last hit. The search runs in windows of {@link
+     * #WINDOW} bytes with {@code stop} checked between them, so one huge line cannot keep a stopped search busy
+     * (issue 10 §1: the deadline bounds all of a search's work).
      */
     private long searchRegion(
             String hay,
