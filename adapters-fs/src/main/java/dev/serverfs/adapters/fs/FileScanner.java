@@ -51,7 +51,6 @@ final class FileScanner {
     private int fd;
     private int stagingPos;
     private int stagingEnd;
-    private boolean sawEof;
     private byte[] peeked;
     private int peekedPos;
 
@@ -97,7 +96,6 @@ final class FileScanner {
         this.fd = fileFd;
         this.stagingPos = 0;
         this.stagingEnd = 0;
-        this.sawEof = false;
         List<Hit> hits = new ArrayList<>();
         sniffBom();
         int capacity = INITIAL_CAPACITY;
@@ -132,8 +130,6 @@ final class FileScanner {
                 end += n;
             }
             int regionEnd = eof ? end : lastTerminator + 1;
-            // The line count after this region is needed only when another region follows.
-            boolean more = !eof && (end > regionEnd || moreInput());
             if (regionEnd > 0) {
                 String hay = haystack(regionEnd, query);
                 // A NUL byte in any read since the last region (this region and the tail after it): binary data,
@@ -141,7 +137,7 @@ final class FileScanner {
                 if (hay.indexOf(0) >= 0 || ByteScan.hasNul(buffer, regionEnd, end)) {
                     return hits;
                 }
-                lineBase = searchRegion(hay, regionEnd, query, lineBase, hits, cap, stop, more);
+                lineBase = searchRegion(hay, regionEnd, query, lineBase, hits, cap, stop);
                 if (hits.size() >= cap) {
                     return hits;
                 }
@@ -171,19 +167,11 @@ final class FileScanner {
 
     /**
      * Searches complete lines {@code [0, regionEnd)} ({@code hay}: see {@link #haystack}); returns the line number
-     * after the region when {@code count}, else the line of the last hit. The search runs in windows of {@link
-     * #WINDOW} bytes with {@code stop} checked between them, so one huge line cannot keep a stopped search busy
-     * (issue 10 §1: the deadline bounds all of a search's work).
+     * after the region. The search runs in windows of {@link #WINDOW} bytes with {@code stop} checked between them,
+     * so one huge line cannot keep a stopped search busy (issue 10 §1: the deadline bounds all of a search's work).
      */
     private long searchRegion(
-            String hay,
-            int regionEnd,
-            Query query,
-            long lineBase,
-            List<Hit> hits,
-            int cap,
-            BooleanSupplier stop,
-            boolean count) {
+            String hay, int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
         if (query.insensitive != null && !query.asciiFolded) {
             return searchInsensitive(regionEnd, query, lineBase, hits, cap, stop);
         }
@@ -229,7 +217,7 @@ final class FileScanner {
             }
             from = lineEnd + 1;
         }
-        return count ? line + ByteScan.countNewlines(buffer, counted, regionEnd) : line;
+        return line + ByteScan.countNewlines(buffer, counted, regionEnd);
     }
 
     /** Every line of the region through the Unicode pattern (a case-insensitive query that is not ASCII). */
@@ -426,28 +414,16 @@ final class FileScanner {
     }
 
     private int rawRead(byte[] dst, int off, int len) throws ErrnoException {
-        if (stagingPos == stagingEnd && !fill()) {
-            return 0;
+        if (stagingPos == stagingEnd) {
+            stagingPos = 0;
+            stagingEnd = (int) Syscalls.read(fd, staging, STAGING);
+            if (stagingEnd == 0) {
+                return 0;
+            }
         }
         int n = Math.min(len, stagingEnd - stagingPos);
         MemorySegment.copy(staging, JAVA_BYTE, stagingPos, dst, off, n);
         stagingPos += n;
         return n;
-    }
-
-    /** Whether a further read returns data (reads ahead into the staging buffer when it is empty). */
-    private boolean moreInput() throws ErrnoException {
-        return peekedPos < peeked.length || stagingPos < stagingEnd || fill();
-    }
-
-    /** Refills the empty staging buffer; false at end of file (which stays the end). */
-    private boolean fill() throws ErrnoException {
-        if (sawEof) {
-            return false;
-        }
-        stagingPos = 0;
-        stagingEnd = (int) Syscalls.read(fd, staging, STAGING);
-        sawEof = stagingEnd == 0;
-        return !sawEof;
     }
 }
