@@ -39,6 +39,9 @@ final class FileScanner {
     private final Arena arena = Arena.ofAuto();
     private final MemorySegment staging = arena.allocate(STAGING);
     private byte[] buffer = new byte[INITIAL_CAPACITY];
+    /** The ASCII-lowered copy of {@link #buffer} a case-insensitive ASCII query is searched in. */
+    private byte[] folded = new byte[0];
+
     private final CharsetDecoder strict = StandardCharsets.UTF_8
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
@@ -53,16 +56,36 @@ final class FileScanner {
 
     /** The query, prepared once per search. */
     static final class Query {
-        final String latin1;
+        /** The query's UTF-8 bytes as a Latin-1 string (ASCII-lowered when {@link #asciiFolded}). */
+        final String needle;
+        /** The Unicode case-insensitive pattern, or null for a case-sensitive search. */
         final Pattern insensitive;
+
         final int length;
+        /**
+         * Whether a case-insensitive search folds ASCII bytes (the query is ASCII without a line feed). A line with a
+         * non-ASCII byte still goes through {@link #insensitive}: a few non-ASCII characters (the Kelvin sign, long
+         * s, dotted and dotless i) fold to ASCII letters.
+         */
+        final boolean asciiFolded;
 
         Query(String text, boolean caseSensitive) {
+            this(text, caseSensitive, true);
+        }
+
+        /** {@code foldAscii} false sends every line of a case-insensitive search through the pattern (tests). */
+        Query(String text, boolean caseSensitive, boolean foldAscii) {
             this.length = text.length();
-            this.latin1 = new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
             this.insensitive = caseSensitive
                     ? null
                     : Pattern.compile(text, Pattern.LITERAL | Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+            boolean foldable = foldAscii && !caseSensitive && text.indexOf('\n') < 0;
+            for (int i = 0; i < text.length() && foldable; i++) {
+                foldable = text.charAt(i) < 0x80;
+            }
+            this.asciiFolded = foldable;
+            String latin1 = new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+            this.needle = foldable ? latin1.toLowerCase(java.util.Locale.ROOT) : latin1;
         }
     }
 
@@ -98,12 +121,6 @@ final class FileScanner {
                     eof = true;
                     break;
                 }
-                for (int i = end; i < end + n; i++) {
-                    if (buffer[i] == 0) {
-                        // Binary data: ripgrep stops without searching this buffer.
-                        return hits;
-                    }
-                }
                 for (int i = end + n - 1; i >= end; i--) {
                     if (buffer[i] == '\n') {
                         lastTerminator = i;
@@ -114,7 +131,13 @@ final class FileScanner {
             }
             int regionEnd = eof ? end : lastTerminator + 1;
             if (regionEnd > 0) {
-                lineBase = searchRegion(regionEnd, query, lineBase, hits, cap, stop);
+                String hay = haystack(regionEnd, query);
+                // A NUL byte in any read since the last region (this region and the tail after it): binary data,
+                // ripgrep stops without searching this buffer.
+                if (hay.indexOf(0) >= 0 || ByteScan.hasNul(buffer, regionEnd, end)) {
+                    return hits;
+                }
+                lineBase = searchRegion(hay, regionEnd, query, lineBase, hits, cap, stop);
                 if (hits.size() >= cap) {
                     return hits;
                 }
@@ -128,88 +151,128 @@ final class FileScanner {
     }
 
     /**
-     * Searches complete lines {@code [0, regionEnd)}; returns the line number after the region. The search runs in
-     * windows of {@link #WINDOW} bytes with {@code stop} checked between them, so one huge line cannot keep a
-     * stopped search busy (issue 10 §1: the deadline bounds all of a search's work).
+     * The region {@code buffer[0, regionEnd)} as a Latin-1 string (one char per byte, so {@link String#indexOf}
+     * searches bytes), ASCII-lowered for a folded query.
+     */
+    private String haystack(int regionEnd, Query query) {
+        if (!query.asciiFolded) {
+            return new String(buffer, 0, regionEnd, StandardCharsets.ISO_8859_1);
+        }
+        if (folded.length < regionEnd) {
+            folded = new byte[buffer.length];
+        }
+        ByteScan.lowerAscii(buffer, folded, regionEnd);
+        return new String(folded, 0, regionEnd, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * Searches complete lines {@code [0, regionEnd)} ({@code hay}: see {@link #haystack}); returns the line number
+     * after the region. The search runs in windows of {@link #WINDOW} bytes with {@code stop} checked between them,
+     * so one huge line cannot keep a stopped search busy (issue 10 §1: the deadline bounds all of a search's work).
      */
     private long searchRegion(
-            int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
-        String hay = new String(buffer, 0, regionEnd, StandardCharsets.ISO_8859_1);
-        if (query.insensitive != null) {
-            return searchInsensitive(hay, regionEnd, query, lineBase, hits, cap, stop);
+            String hay, int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
+        if (query.insensitive != null && !query.asciiFolded) {
+            return searchInsensitive(regionEnd, query, lineBase, hits, cap, stop);
         }
-        String needle = query.latin1;
+        String needle = query.needle;
+        int len = needle.length();
         long line = lineBase;
         int counted = 0;
         int from = 0;
+        // For a folded search: the next non-ASCII byte at or after `from` (regionEnd when none).
+        int nonAscii = query.asciiFolded ? ByteScan.nextNonAscii(buffer, 0, regionEnd) : regionEnd;
         while (from < regionEnd && hits.size() < cap) {
-            int at = -1;
-            int scanFrom = from;
-            while (true) {
-                int windowEnd = (int) Math.min(regionEnd, (long) scanFrom + WINDOW + needle.length());
-                at = hay.indexOf(needle, scanFrom, windowEnd);
-                if (at >= 0 || windowEnd == regionEnd || stop.getAsBoolean()) {
-                    break;
-                }
-                // Overlap the next window so a match across the boundary is still found.
-                scanFrom = windowEnd - needle.length() + 1;
+            int at = find(hay, needle, from, regionEnd, stop);
+            if (nonAscii < from) {
+                nonAscii = ByteScan.nextNonAscii(buffer, from, regionEnd);
+            }
+            int lineEnd = at < 0 ? regionEnd : ByteScan.nextNewline(buffer, at + len, regionEnd);
+            if (nonAscii < lineEnd) {
+                // A line with a non-ASCII byte comes first (or is the candidate's own line): the pattern decides.
+                int start = ByteScan.lineStart(buffer, nonAscii);
+                int end = ByteScan.nextNewline(buffer, nonAscii, regionEnd);
+                line += ByteScan.countNewlines(buffer, counted, start);
+                counted = start;
+                matchLine(start, end, line, query, hits, stop);
+                from = end + 1;
+                continue;
             }
             if (at < 0) {
                 break;
             }
-            int start = hay.lastIndexOf('\n', at - 1) + 1;
-            int newline = hay.indexOf('\n', at + needle.length());
-            int lineEnd = newline < 0 || newline > regionEnd ? regionEnd : newline;
-            line += countNewlines(hay, counted, start);
+            int start = ByteScan.lineStart(buffer, at);
+            line += ByteScan.countNewlines(buffer, counted, start);
             counted = start;
-            Hit hit = excerpt(line, start, lineEnd, at, at + needle.length());
+            Hit hit;
+            if (query.asciiFolded) {
+                // As the pattern reports it: the whole (ASCII) line, cut around the match.
+                String text = new String(buffer, start, lineEnd - start, StandardCharsets.ISO_8859_1);
+                hit = new Hit(line, LineExcerpt.of(text, at - start, at - start + len, false));
+            } else {
+                hit = excerpt(line, start, lineEnd, at, at + len);
+            }
             if (hit != null) {
                 hits.add(hit);
             }
             from = lineEnd + 1;
         }
-        return line + countNewlines(hay, counted, regionEnd);
+        return line + ByteScan.countNewlines(buffer, counted, regionEnd);
     }
 
+    /** Every line of the region through the Unicode pattern (a case-insensitive query that is not ASCII). */
     private long searchInsensitive(
-            String latin, int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
+            int regionEnd, Query query, long lineBase, List<Hit> hits, int cap, BooleanSupplier stop) {
         long line = lineBase;
         int lineStart = 0;
-        int overlap = query.length;
         while (lineStart < regionEnd && hits.size() < cap && !stop.getAsBoolean()) {
-            int nl = latin.indexOf('\n', lineStart);
-            int lineEnd = nl < 0 ? regionEnd : nl;
-            String text = decodeLine(lineStart, lineEnd);
-            if (text != null) {
-                Matcher m = query.insensitive.matcher(text);
-                int scanFrom = 0;
-                while (true) {
-                    int windowEnd = (int) Math.min(text.length(), (long) scanFrom + WINDOW + overlap);
-                    m.region(scanFrom, windowEnd);
-                    if (m.find()) {
-                        hits.add(new Hit(line, LineExcerpt.of(text, m.start(), m.end(), false)));
-                        break;
-                    }
-                    if (windowEnd == text.length() || stop.getAsBoolean()) {
-                        break;
-                    }
-                    scanFrom = Math.max(scanFrom + 1, windowEnd - overlap);
-                }
-            }
+            int lineEnd = ByteScan.nextNewline(buffer, lineStart, regionEnd);
+            matchLine(lineStart, lineEnd, line, query, hits, stop);
             line++;
             lineStart = lineEnd + 1;
         }
-        return lineBase + countNewlines(latin, 0, regionEnd);
+        return lineBase + ByteScan.countNewlines(buffer, 0, regionEnd);
     }
 
-    private static long countNewlines(String hay, int from, int to) {
-        long count = 0;
-        int at = hay.indexOf('\n', from);
-        while (at >= 0 && at < to) {
-            count++;
-            at = hay.indexOf('\n', at + 1);
+    /** Case-insensitive search of the line {@code [lineStart, lineEnd)}, decoded, with the Unicode pattern. */
+    private void matchLine(int lineStart, int lineEnd, long line, Query query, List<Hit> hits, BooleanSupplier stop) {
+        String text = decodeLine(lineStart, lineEnd);
+        if (text == null) {
+            return;
         }
-        return count;
+        int overlap = query.length;
+        Matcher m = query.insensitive.matcher(text);
+        int scanFrom = 0;
+        while (true) {
+            int windowEnd = (int) Math.min(text.length(), (long) scanFrom + WINDOW + overlap);
+            m.region(scanFrom, windowEnd);
+            if (m.find()) {
+                hits.add(new Hit(line, LineExcerpt.of(text, m.start(), m.end(), false)));
+                return;
+            }
+            if (windowEnd == text.length() || stop.getAsBoolean()) {
+                return;
+            }
+            scanFrom = Math.max(scanFrom + 1, windowEnd - overlap);
+        }
+    }
+
+    /**
+     * The first index of {@code needle} in {@code hay[from, to)}, searched in windows of {@link #WINDOW} bytes
+     * with {@code stop} checked between them; -1 when there is none or the search was stopped.
+     */
+    private static int find(String hay, String needle, int from, int to, BooleanSupplier stop) {
+        int len = needle.length();
+        int scanFrom = from;
+        while (true) {
+            int windowEnd = (int) Math.min(to, (long) scanFrom + WINDOW + len);
+            int at = hay.indexOf(needle, scanFrom, windowEnd);
+            if (at >= 0 || windowEnd == to || stop.getAsBoolean()) {
+                return at;
+            }
+            // Overlap the next window so a match across the boundary is still found.
+            scanFrom = windowEnd - len + 1;
+        }
     }
 
     /**

@@ -39,9 +39,13 @@ final class GitGlob {
     }
 
     private final Segment[] segments;
+    /** The one segment of a {@code **}{@code /x} glob (which matches exactly when x matches the last path segment). */
+    private final Token[] basename;
 
     private GitGlob(Segment[] segments) {
         this.segments = segments;
+        this.basename =
+                segments.length == 2 && segments[0].anyDepth() && !segments[1].anyDepth() ? segments[1].tokens() : null;
     }
 
     /** The compiled glob, or null when it is malformed (dangling {@code \}, unclosed or reversed class). */
@@ -144,6 +148,9 @@ final class GitGlob {
 
     /** Whether the whole path (its segments, in order) matches. */
     boolean matches(List<String> path) {
+        if (basename != null) {
+            return !path.isEmpty() && matchesSegment(basename, path.getLast());
+        }
         int si = 0;
         int gi = 0;
         int starGi = -1;

@@ -37,14 +37,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Native {@code search_text} (CONTRACT §3.5): the file selection of {@code rg --hidden} with
  * {@code --glob !.git --glob !.hg --glob !.svn --glob '!.serverfs-tmp-*'} (ignore files honoured, symlinks never
  * followed, files over the size ceiling skipped), each path re-checked against the workdir's policy. One thread
- * walks depth-first in code-point order and opens files; a pool of one thread per core scans them; results are
- * merged in walk order, so the output is deterministic and the search stops after {@code stopAfter} valid
- * matches. Open descriptors are bounded by depth plus the in-flight window.
+ * walks depth-first in code-point order, learning each directory's ignore files from its listing; files go in
+ * batches of {@link #BATCH} to a pool of one thread per core, which opens, checks and scans them; results are merged
+ * in walk order, so the output is deterministic and the search stops after {@code stopAfter} valid matches. Open
+ * descriptors are bounded by depth plus the in-flight window (a directory stays open until its queued files are
+ * opened).
  */
 final class NativeTextSearch implements AutoCloseable {
 
     private static final List<String> EXCLUDES = List.of("!.git", "!.hg", "!.svn", "!.serverfs-tmp-*");
     private static final int IGNORE_FILE_CEILING = 1 << 20;
+    /** Files per task: one queue hand-off and one timed wait per batch instead of per file. */
+    static final int BATCH = 8;
 
     private final Confinement confinement;
     private final ExecutorService pool;
@@ -60,7 +64,7 @@ final class NativeTextSearch implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.window = threads * 4 + 4;
+        this.window = threads * 2 + 2;
     }
 
     @Override
@@ -69,6 +73,15 @@ final class NativeTextSearch implements AutoCloseable {
     }
 
     private record FileResult(WorkdirPath path, List<FileScanner.Hit> hits) {}
+
+    /**
+     * A batch's results in walk order; {@code exhausted} is the file whose open failed for lack of descriptors (the
+     * batch stops there), else null.
+     */
+    private record BatchResult(List<FileResult> files, WorkdirPath exhausted) {}
+
+    /** A file of the walk waiting in a batch; it holds a reference on its directory's descriptor. */
+    private record Pending(Level level, WorkdirPath path) {}
 
     /** State of one search run. */
     private final class Run {
@@ -79,7 +92,8 @@ final class NativeTextSearch implements AutoCloseable {
         final boolean hasWhitelist;
         final long deadline;
         final AtomicBoolean stop = new AtomicBoolean();
-        final ArrayDeque<Future<FileResult>> inFlight = new ArrayDeque<>();
+        final ArrayDeque<Future<BatchResult>> inFlight = new ArrayDeque<>();
+        List<Pending> batch = new ArrayList<>(BATCH);
         final List<TextMatch> matches = new ArrayList<>();
         final WorkdirPath root;
         volatile boolean timedOut;
@@ -112,11 +126,13 @@ final class NativeTextSearch implements AutoCloseable {
         Run run = new Run(request, root);
         try {
             IgnoreFrame frame = ancestors(rootFd, root, label);
-            frame = frameFor(searchFd, root, frame);
             walk(run, searchFd, root, frame);
-            drain(run, false);
+            if (flush(run)) {
+                drain(run, false);
+            }
         } finally {
             run.stop.set(true);
+            abandonBatch(run);
             drain(run, true);
         }
         if (run.timedOut) {
@@ -140,6 +156,7 @@ final class NativeTextSearch implements AutoCloseable {
         return frame;
     }
 
+    /** The frame of a directory whose entries were not read: every ignore file is probed. */
     private static IgnoreFrame frameFor(int dirFd, WorkdirPath dir, IgnoreFrame parent) {
         boolean hasGit = exists(dirFd, ".git");
         IgnoreFile exclude = hasGit ? readIgnoreFile(dirFd, ".git/info/exclude") : null;
@@ -150,6 +167,37 @@ final class NativeTextSearch implements AutoCloseable {
                 readIgnoreFile(dirFd, ".ignore"),
                 readIgnoreFile(dirFd, ".gitignore"),
                 exclude,
+                hasGit);
+    }
+
+    /**
+     * The frame of a directory from its listing: only the ignore files (and {@code .git}) it lists are opened, so a
+     * directory without them costs no failed {@code openat}/{@code statx}.
+     */
+    private static IgnoreFrame frameFor(int dirFd, WorkdirPath dir, IgnoreFrame parent, List<Dirents.Dirent> entries) {
+        boolean hasGit = false;
+        boolean rgignore = false;
+        boolean ignore = false;
+        boolean gitignore = false;
+        for (Dirents.Dirent d : entries) {
+            String name = d.name();
+            if (name.startsWith(".")) {
+                switch (name) {
+                    case ".git" -> hasGit = true;
+                    case ".rgignore" -> rgignore = true;
+                    case ".ignore" -> ignore = true;
+                    case ".gitignore" -> gitignore = true;
+                    default -> {}
+                }
+            }
+        }
+        return new IgnoreFrame(
+                parent,
+                dir.parts(),
+                rgignore ? readIgnoreFile(dirFd, ".rgignore") : null,
+                ignore ? readIgnoreFile(dirFd, ".ignore") : null,
+                gitignore ? readIgnoreFile(dirFd, ".gitignore") : null,
+                hasGit ? readIgnoreFile(dirFd, ".git/info/exclude") : null,
                 hasGit);
     }
 
@@ -197,7 +245,11 @@ final class NativeTextSearch implements AutoCloseable {
         }
     }
 
-    /** One open directory of the walk: descriptor (owned unless it is the search root), ignore frame, entries. */
+    /**
+     * One open directory of the walk: descriptor (owned unless it is the search root), ignore frame, entries. The
+     * walk holds one reference on the descriptor and every queued file of the directory another; the last release
+     * closes it.
+     */
     private static final class Level {
         final int fd;
         final boolean owned;
@@ -205,6 +257,7 @@ final class NativeTextSearch implements AutoCloseable {
         final IgnoreFrame frame;
         final boolean anyGit;
         final List<Dirents.Dirent> entries;
+        final AtomicInteger refs = new AtomicInteger(1);
         int next;
 
         Level(int fd, boolean owned, WorkdirPath dir, IgnoreFrame frame, List<Dirents.Dirent> entries) {
@@ -215,6 +268,16 @@ final class NativeTextSearch implements AutoCloseable {
             this.anyGit = frame != null && frame.anyGit();
             this.entries = entries;
         }
+
+        void retain() {
+            refs.incrementAndGet();
+        }
+
+        void release() {
+            if (refs.decrementAndGet() == 0 && owned) {
+                Syscalls.close(fd);
+            }
+        }
     }
 
     /**
@@ -222,14 +285,15 @@ final class NativeTextSearch implements AutoCloseable {
      * stack, issue 10 §3); directories {@link ServerLimits#MAX_WALK_DEPTH} levels below the search root are not
      * entered and mark the run {@code depthLimited}. Every entry first checks the deadline.
      */
-    private void walk(Run run, int searchFd, WorkdirPath root, IgnoreFrame rootFrame) {
+    private void walk(Run run, int searchFd, WorkdirPath root, IgnoreFrame ancestors) {
         ArrayDeque<Level> stack = new ArrayDeque<>();
-        stack.push(new Level(searchFd, false, root, rootFrame, entries(run, searchFd, root)));
+        List<Dirents.Dirent> rootEntries = entries(run, searchFd, root);
+        stack.push(new Level(searchFd, false, root, frameFor(searchFd, root, ancestors, rootEntries), rootEntries));
         try {
             while (!stack.isEmpty()) {
                 Level level = stack.peek();
                 if (level.next == level.entries.size()) {
-                    close(stack.pop());
+                    stack.pop().release();
                     continue;
                 }
                 if (run.expired()) {
@@ -249,7 +313,7 @@ final class NativeTextSearch implements AutoCloseable {
                     continue;
                 }
                 if (!isDir) {
-                    if (!submit(run, level.fd, path)) {
+                    if (!submit(run, level, path)) {
                         return;
                     }
                 } else if (path.parts().size() - root.parts().size() >= ServerLimits.MAX_WALK_DEPTH) {
@@ -263,14 +327,8 @@ final class NativeTextSearch implements AutoCloseable {
             }
         } finally {
             while (!stack.isEmpty()) {
-                close(stack.pop());
+                stack.pop().release();
             }
-        }
-    }
-
-    private static void close(Level level) {
-        if (level.owned) {
-            Syscalls.close(level.fd);
         }
     }
 
@@ -317,44 +375,29 @@ final class NativeTextSearch implements AutoCloseable {
             return null;
         }
         try {
-            return new Level(child, true, path, frameFor(child, path, parent.frame), entries(run, child, path));
+            List<Dirents.Dirent> entries = entries(run, child, path);
+            return new Level(child, true, path, frameFor(child, path, parent.frame, entries), entries);
         } catch (RuntimeException | Error e) {
             Syscalls.close(child);
             throw e;
         }
     }
 
-    private boolean submit(Run run, int dirFd, WorkdirPath path) {
-        int fd;
-        try {
-            fd = Syscalls.openat(dirFd, path.name(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
-        } catch (ErrnoException e) {
-            if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
-                throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, FsFailures.label(run.policy.alias(), path.display()));
-            }
+    /** Queues a file in the current batch; false when the search must end. */
+    private boolean submit(Run run, Level level, WorkdirPath path) {
+        level.retain();
+        run.batch.add(new Pending(level, path));
+        return run.batch.size() < BATCH || flush(run);
+    }
+
+    /** Hands the current batch to the pool (merging while the window is full); false when the search must end. */
+    private boolean flush(Run run) {
+        if (run.batch.isEmpty()) {
             return true;
         }
-        try {
-            FileStat st = Syscalls.fstat(fd);
-            if (!st.isRegularFile() || st.size() > run.request.maxFileBytes()) {
-                Syscalls.close(fd);
-                return true;
-            }
-        } catch (ErrnoException e) {
-            Syscalls.close(fd);
-            return true;
-        }
-        int cap = run.request.stopAfter();
-        run.inFlight.add(pool.submit(() -> {
-            try {
-                if (run.stop.get()) {
-                    return new FileResult(path, List.of());
-                }
-                return new FileResult(path, scanners.get().scan(fd, run.query, cap, run::expired));
-            } finally {
-                Syscalls.close(fd);
-            }
-        }));
+        List<Pending> files = run.batch;
+        run.batch = new ArrayList<>(BATCH);
+        run.inFlight.add(pool.submit(() -> scanBatch(run, files)));
         while (run.inFlight.size() >= window) {
             if (!mergeHead(run)) {
                 return false;
@@ -363,10 +406,59 @@ final class NativeTextSearch implements AutoCloseable {
         return true;
     }
 
-    /** Waits for the oldest in-flight file and merges it; false when the search must end. */
+    /** Releases the files of a batch that was never handed to the pool. */
+    private static void abandonBatch(Run run) {
+        run.batch.forEach(p -> p.level().release());
+        run.batch.clear();
+    }
+
+    /** Opens, checks (regular, within the size ceiling) and scans each file of a batch; runs on the pool. */
+    private BatchResult scanBatch(Run run, List<Pending> files) {
+        List<FileResult> results = new ArrayList<>(files.size());
+        int released = 0;
+        try {
+            for (Pending p : files) {
+                if (run.stop.get()) {
+                    break;
+                }
+                int fd;
+                try {
+                    fd = Syscalls.openat(
+                            p.level().fd, p.path().name(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
+                } catch (ErrnoException e) {
+                    if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
+                        return new BatchResult(results, p.path());
+                    }
+                    continue;
+                } finally {
+                    p.level().release();
+                    released++;
+                }
+                try {
+                    FileStat st = Syscalls.fstat(fd);
+                    if (st.isRegularFile() && st.size() <= run.request.maxFileBytes()) {
+                        results.add(new FileResult(
+                                p.path(), scanners.get().scan(fd, run.query, run.request.stopAfter(), run::expired)));
+                    }
+                } catch (ErrnoException | RuntimeException e) {
+                    // An unreadable file is skipped, as ripgrep does with --no-messages.
+                } finally {
+                    Syscalls.close(fd);
+                }
+            }
+            return new BatchResult(results, null);
+        } finally {
+            // Files after a stop or an exhausted descriptor table were not opened: drop their references.
+            for (int k = released; k < files.size(); k++) {
+                files.get(k).level().release();
+            }
+        }
+    }
+
+    /** Waits for the oldest in-flight batch and merges it; false when the search must end. */
     private boolean mergeHead(Run run) {
-        Future<FileResult> head = run.inFlight.peekFirst();
-        FileResult result;
+        Future<BatchResult> head = run.inFlight.peekFirst();
+        BatchResult result;
         try {
             long remaining = run.deadline - System.nanoTime();
             result = head.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
@@ -380,20 +472,26 @@ final class NativeTextSearch implements AutoCloseable {
             throw new IllegalStateException("search interrupted", e);
         } catch (ExecutionException e) {
             run.inFlight.pollFirst();
-            // An unreadable file is skipped, as ripgrep does with --no-messages.
             return true;
         }
         run.inFlight.pollFirst();
         if (run.timedOut) {
             return false;
         }
-        for (FileScanner.Hit hit : result.hits()) {
-            run.matches.add(new TextMatch(
-                    result.path(), hit.line(), hit.text().text(), hit.text().truncated()));
-            if (run.matches.size() >= run.request.stopAfter()) {
-                run.full = true;
-                run.stop.set(true);
-                return false;
+        if (result.exhausted() != null) {
+            throw FsFailures.of(
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    FsFailures.label(run.policy.alias(), result.exhausted().display()));
+        }
+        for (FileResult file : result.files()) {
+            for (FileScanner.Hit hit : file.hits()) {
+                run.matches.add(new TextMatch(
+                        file.path(), hit.line(), hit.text().text(), hit.text().truncated()));
+                if (run.matches.size() >= run.request.stopAfter()) {
+                    run.full = true;
+                    run.stop.set(true);
+                    return false;
+                }
             }
         }
         return true;
@@ -407,7 +505,7 @@ final class NativeTextSearch implements AutoCloseable {
                     continue;
                 }
             } else {
-                Future<FileResult> f = run.inFlight.pollFirst();
+                Future<BatchResult> f = run.inFlight.pollFirst();
                 try {
                     f.get();
                 } catch (InterruptedException e) {

@@ -1,0 +1,137 @@
+package dev.serverfs.adapters.fs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.serverfs.adapters.fs.linux.OpenFlags;
+import dev.serverfs.adapters.fs.linux.Syscalls;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The byte-level fast paths of {@link FileScanner} against the plain definitions they replace (issue 15): the
+ * ASCII case folding of a case-insensitive ASCII query must report exactly the hits of the Unicode pattern on
+ * every line (including the Kelvin sign, long s, dotted and dotless i, which fold to ASCII letters, invalid UTF-8,
+ * CRLF, long lines and lines across the 64 KiB buffer), and the eight-bytes-at-a-time scans must equal byte loops.
+ */
+class FileScannerTest {
+
+    @TempDir
+    Path dir;
+
+    private static final String[] WORDS = {
+        "needle",
+        "NEEDLE",
+        "NeEdLe",
+        "kelvin",
+        "\u212Aelvin",
+        "KELVIN",
+        "ſtring",
+        "String",
+        "İd",
+        "ıd",
+        "ID",
+        "é",
+        "x",
+        " ",
+        "\t",
+        "[",
+        "@",
+        "Z",
+        "z",
+        "需要",
+        "😀"
+    };
+
+    private byte[] randomText(Random random, int targetBytes) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        while (out.size() < targetBytes) {
+            int words = random.nextInt(random.nextInt(50) == 0 ? 2000 : 12);
+            for (int w = 0; w < words; w++) {
+                out.writeBytes(WORDS[random.nextInt(WORDS.length)].getBytes(StandardCharsets.UTF_8));
+            }
+            if (random.nextInt(40) == 0) {
+                out.write(0xFF); // invalid UTF-8 on this line
+            }
+            out.writeBytes(random.nextInt(6) == 0 ? new byte[] {'\r', '\n'} : new byte[] {'\n'});
+        }
+        return out.toByteArray();
+    }
+
+    private List<String> scan(Path file, FileScanner.Query query) throws Exception {
+        int fd = Syscalls.openat(OpenFlags.AT_FDCWD, file.toString(), OpenFlags.O_RDONLY | OpenFlags.O_CLOEXEC, 0);
+        try {
+            return new FileScanner()
+                    .scan(fd, query, 1_000_000, () -> false).stream()
+                            .map(h -> h.line() + ":" + h.text().truncated() + ":"
+                                    + h.text().text())
+                            .toList();
+        } finally {
+            Syscalls.close(fd);
+        }
+    }
+
+    @Test
+    void ascii_folding_reports_the_hits_of_the_unicode_pattern() throws Exception {
+        Random random = new Random(15);
+        String[] queries = {"needle", "NEEDLE", "kelvin", "K", "string", "STRING", "id", "I", "e ", "", "x[z", "Z@"};
+        for (int round = 0; round < 12; round++) {
+            Path file = dir.resolve("f" + round);
+            Files.write(file, randomText(random, round % 3 == 0 ? 200_000 : 5_000));
+            for (String q : queries) {
+                List<String> folded = scan(file, new FileScanner.Query(q, false, true));
+                List<String> pattern = scan(file, new FileScanner.Query(q, false, false));
+                assertEquals(pattern, folded, "query '" + q + "' in round " + round);
+                if (q.equals("kelvin")) {
+                    assertTrue(folded.stream().anyMatch(h -> h.contains("\u212A")), "the Kelvin sign folds to k");
+                }
+            }
+        }
+    }
+
+    @Test
+    void byte_scans_equal_byte_loops() {
+        Random random = new Random(42);
+        byte[] alphabet = {0, '\n', 'a', 'Z', 'A', 'z', '@', '[', (byte) 0x80, (byte) 0xC3, (byte) 0xFF, '`', '{'};
+        for (int round = 0; round < 2000; round++) {
+            byte[] b = new byte[random.nextInt(100)];
+            for (int i = 0; i < b.length; i++) {
+                b[i] = random.nextInt(4) == 0 ? alphabet[random.nextInt(alphabet.length)] : (byte) random.nextInt(256);
+            }
+            int from = b.length == 0 ? 0 : random.nextInt(b.length);
+            int to = from + random.nextInt(b.length - from + 1);
+            boolean nul = false;
+            long newlines = 0;
+            int firstNewline = to;
+            int firstHigh = to;
+            for (int i = to - 1; i >= from; i--) {
+                nul |= b[i] == 0;
+                if (b[i] == '\n') {
+                    newlines++;
+                    firstNewline = i;
+                }
+                if (b[i] < 0) {
+                    firstHigh = i;
+                }
+            }
+            assertEquals(nul, ByteScan.hasNul(b, from, to));
+            assertEquals(newlines, ByteScan.countNewlines(b, from, to));
+            assertEquals(firstNewline, ByteScan.nextNewline(b, from, to));
+            assertEquals(firstHigh, ByteScan.nextNonAscii(b, from, to));
+            byte[] lowered = new byte[b.length];
+            ByteScan.lowerAscii(b, lowered, b.length);
+            for (int i = 0; i < b.length; i++) {
+                byte want = b[i] >= 'A' && b[i] <= 'Z' ? (byte) (b[i] + 32) : b[i];
+                assertEquals(want, lowered[i], "byte " + (b[i] & 0xFF));
+            }
+        }
+        assertFalse(ByteScan.hasNul(new byte[0], 0, 0));
+    }
+}
