@@ -11,8 +11,14 @@
 #   4. the services healthy, then the checks: an MCP round trip (list_workdirs, read_text_file, create_text_file),
 #      no route out of serverfs-mcp, its uid/gid and read-only root filesystem, a read-only workdir bind refused by
 #      the kernel (EROFS), the file-ingress profile's sidecar healthy and reached by serverfs-mcp through MCP, a
-#      WORKDIR_NN_PATH that does not exist refused rather than created, and the agent overlay's merged configuration.
-# Every step is bounded in time; everything it creates in the engine is removed at the end, also on failure.
+#      WORKDIR_NN_PATH that does not exist refused rather than created;
+#   5. the agent overlay end to end: a real `serverfs bridge` of the same jar on the host (the JDK of scripts/jdk.sh,
+#      as SERVERFS_UID/GID via setpriv, the same .env, the fake runtime), serverfs-mcp recreated with
+#      compose.agent.yml (socket and lock directories bound read-only); through MCP from the client container: the 9
+#      Agent tools listed, list_agent_runtimes answered by the Bridge, a fake task submitted and `succeeded`, a write
+#      to its workdir after it, then with the Bridge stopped AGENT_BRIDGE_UNAVAILABLE while read_text_file works.
+# Every step is bounded in time; the Bridge is stopped and everything it creates in the engine is removed at the end,
+# also on failure.
 # The debootstrap rootfs and the jlink runtime are cached in target/container-base/.
 # Prerequisites missing (root, engine, compose, debootstrap): one "skipped" line, exit 0. Usage: scripts/container-test.sh
 set -euo pipefail
@@ -86,6 +92,7 @@ work="$repo/target/container-test/$run_id"
 ct_uid=10123 # not the image's default 10001: SERVERFS_UID of .env must be what decides
 listener_pid=""
 events_pid=""
+bridge_pid=""
 compose=("${compose_cmd[@]}" -p "$run_id" -f compose.yml -f compose.test.yml)
 
 leftovers() { # prints what of this run is still in the engine
@@ -101,6 +108,7 @@ cleanup() {
   trap - EXIT INT TERM
   [ -n "$listener_pid" ] && kill "$listener_pid" 2>/dev/null && wait "$listener_pid" 2>/dev/null
   [ -n "$events_pid" ] && kill "$events_pid" 2>/dev/null
+  [ -n "$bridge_pid" ] && stop_bridge
   if [ -f "$work/compose.test.yml" ]; then
     (cd "$work" && timeout 120 "${compose[@]}" --profile file-ingress down --volumes --remove-orphans --timeout 10) \
       >/dev/null 2>&1
@@ -235,13 +243,17 @@ health=$(in_client curl -sS --max-time 10 -w ' %{http_code}' http://serverfs-mcp
 
 # MCP over Streamable HTTP from the client container: initialize, initialized, then tools/call in that session.
 mcp_headers=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream')
-session=$(in_client curl -sS --max-time 20 -D - -o /dev/null "${mcp_headers[@]}" http://serverfs-mcp:8000/mcp \
-  --data '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"container-test","version":"1"}}}' |
-  tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p')
-[ -n "$session" ] || fail "initialize gave no Mcp-Session-Id"
-session_headers=(-H "Mcp-Session-Id: $session" -H 'MCP-Protocol-Version: 2025-11-25')
-in_client curl -sS --max-time 20 -o /dev/null "${mcp_headers[@]}" "${session_headers[@]}" http://serverfs-mcp:8000/mcp \
-  --data '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+mcp_session() { # a new session of the current serverfs-mcp: sets session_headers
+  local session
+  session=$(in_client curl -sS --max-time 20 -D - -o /dev/null "${mcp_headers[@]}" http://serverfs-mcp:8000/mcp \
+    --data '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"container-test","version":"1"}}}' |
+    tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p')
+  [ -n "$session" ] || fail "initialize gave no Mcp-Session-Id"
+  session_headers=(-H "Mcp-Session-Id: $session" -H 'MCP-Protocol-Version: 2025-11-25')
+  in_client curl -sS --max-time 20 -o /dev/null "${mcp_headers[@]}" "${session_headers[@]}" http://serverfs-mcp:8000/mcp \
+    --data '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+}
+mcp_session
 call() { # <request id> <tool> <arguments json>
   in_client curl -sS --max-time 60 "${mcp_headers[@]}" "${session_headers[@]}" http://serverfs-mcp:8000/mcp \
     --data "{\"jsonrpc\":\"2.0\",\"id\":$1,\"method\":\"tools/call\",\"params\":{\"name\":\"$2\",\"arguments\":$3}}"
@@ -344,15 +356,113 @@ fi
 [ ! -e "$work/host/missing" ] || fail "compose created the missing WORKDIR_03_PATH"
 say "a WORKDIR_NN_PATH that does not exist is refused, not created"
 
-# The agent overlay: merged with compose.yml it must bind the socket and lock directories read-only. Its end-to-end
-# check (serve reaching a Bridge on the host socket) needs `serverfs bridge`, which does not exist yet.
-mkdir -p "$work/host/bridge-socket" "$work/host/bridge-locks"
-merged=$(SERVERFS_AGENT_BRIDGE_HOST_SOCKET_DIR="$work/host/bridge-socket" SERVERFS_AGENT_LOCK_HOST_DIR="$work/host/bridge-locks" \
-  timeout 60 "${compose_cmd[@]}" -p "$run_id" -f compose.yml -f compose.agent.yml config)
+# The agent overlay end to end (README, Deployment, "Split Agent"): a real `serverfs bridge` of the same jar on the
+# host, run as SERVERFS_UID/GID (the identity compose.agent.yml gives serverfs-mcp, so SO_PEERCRED matches without
+# SERVERFS_AGENT_PEER_UID/GID), reading the same .env; serverfs-mcp recreated with compose.agent.yml, reaching it
+# through the read-only socket bind. The fake runtime stands in for a provider (no login, no egress).
+sed -i -E '/^WORKDIR_03_/d' "$work/.env"
+bridge_socket_dir="$work/host/bridge-socket"
+bridge_lock_dir="$work/host/bridge-locks"
+install -d -o "$ct_uid" -g "$ct_uid" -m 0700 "$bridge_socket_dir" "$bridge_lock_dir" "$work/host/bridge-state" \
+  "$work/host/bridge-home"
+set_env SERVERFS_AGENT_BRIDGE_ENABLED true
+set_env SERVERFS_AGENT_ENABLE_FAKE_RUNTIME true
+set_env SERVERFS_AGENT_BRIDGE_HOST_SOCKET_DIR "$bridge_socket_dir"
+set_env SERVERFS_AGENT_LOCK_HOST_DIR "$bridge_lock_dir"
+set_env SERVERFS_AGENT_BRIDGE_STATE_DIR "$work/host/bridge-state"
+set_env WORKDIR_02_AGENT_MODE workspace-write
+set_env WORKDIR_02_AGENT_RUNTIMES fake
+compose_agent=("${compose_cmd[@]}" -p "$run_id" -f compose.yml -f compose.test.yml -f compose.agent.yml)
+merged=$(timeout 60 "${compose_agent[@]}" config)
 for target in /run/serverfs-agent-bridge /run/serverfs-agent-locks; do
   grep -A 2 -B 3 "target: $target\$" <<<"$merged" | grep -q 'read_only: true' ||
     fail "compose.agent.yml does not bind $target read-only"
 done
-say "compose.agent.yml merges with compose.yml and binds the socket and lock directories read-only"
-say "not covered: the agent overlay end to end (no 'serverfs bridge' yet)"
+
+start_bridge() { # as SERVERFS_UID/GID with no supplementary groups; ready when it prints BridgeCommand.READY
+  HOME="$work/host/bridge-home" setpriv --reuid="$ct_uid" --regid="$ct_uid" --clear-groups \
+    "$java_home/bin/java" --enable-native-access=ALL-UNNAMED -Xmx256m -jar "$work/bootstrap/target/serverfs.jar" \
+    bridge --env-file "$work/.env" >"$work/bridge.log" 2>&1 &
+  bridge_pid=$!
+  local deadline=$((SECONDS + 60))
+  until grep -qs 'ServerFS Agent Bridge ready' "$work/bridge.log"; do
+    kill -0 "$bridge_pid" 2>/dev/null || {
+      tail -n 20 "$work/bridge.log" >&2
+      bridge_pid=""
+      fail "serverfs bridge exited during start-up"
+    }
+    [ $SECONDS -lt $deadline ] || fail "serverfs bridge was not ready within 60 s"
+    sleep 0.2
+  done
+}
+stop_bridge() { # SIGTERM, then at most 30 s for the exit (SIGKILL after that); sets bridge_rc to its exit status
+  local deadline=$((SECONDS + 30))
+  kill -TERM "$bridge_pid" 2>/dev/null || true
+  while kill -0 "$bridge_pid" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
+  kill -KILL "$bridge_pid" 2>/dev/null || true
+  bridge_rc=0
+  wait "$bridge_pid" 2>/dev/null || bridge_rc=$?
+  bridge_pid=""
+}
+start_bridge
+[ -S "$bridge_socket_dir/bridge.sock" ] || fail "serverfs bridge is ready but $bridge_socket_dir/bridge.sock is no socket"
+[ "$(stat -c %u:%g:%a "$bridge_socket_dir/bridge.sock")" = "$ct_uid:$ct_uid:600" ] ||
+  fail "the Bridge's socket is $(stat -c %u:%g:%a "$bridge_socket_dir/bridge.sock"), not $ct_uid:$ct_uid:600"
+
+timeout 300 "${compose_agent[@]}" up -d --no-deps serverfs-mcp >"$work/up.log" 2>&1 || {
+  tail -n 40 "$work/up.log" >&2
+  fail "compose up with compose.agent.yml failed"
+}
+mcp_id=$("${compose_agent[@]}" ps -q serverfs-mcp)
+[ -n "$mcp_id" ] || fail "serverfs-mcp did not start with compose.agent.yml"
+await_healthy "$mcp_id" "serverfs-mcp with compose.agent.yml"
+mcp_session
+json() { # <python expression over r, the JSON-RPC response>: prints its value (SSE "data:" framing accepted)
+  python3 -c '
+import json, sys
+text = sys.stdin.read()
+lines = [l[5:] for l in text.splitlines() if l.startswith("data:")] or [text]
+r = json.loads(lines[-1])
+print(eval(sys.argv[1]))' "$1"
+}
+result() { json 'json.dumps(r["result"].get("structuredContent") or json.loads(r["result"]["content"][0]["text"]))'; }
+tools=$(in_client curl -sS --max-time 60 "${mcp_headers[@]}" "${session_headers[@]}" http://serverfs-mcp:8000/mcp \
+  --data '{"jsonrpc":"2.0","id":10,"method":"tools/list"}')
+names=$(json '" ".join(sorted(t["name"] for t in r["result"]["tools"]))' <<<"$tools") || fail "tools/list: ${tools:0:400}"
+# The 11 file tools, the 2 of binary transfer (WORKDIR_02_BINARY_TRANSFER_ENABLED) and the 9 Agent tools.
+agent_tools="answer_agent_question cancel_agent_task get_agent_task list_agent_runtimes read_agent_task_events"
+agent_tools+=" read_agent_task_result respond_agent_approval send_agent_message submit_agent_task"
+[ "$(tr ' ' '\n' <<<"$names" | grep agent_ | tr '\n' ' ')" = "$agent_tools " ] ||
+  fail "with compose.agent.yml, tools/list does not have the 9 Agent tools: $names"
+[ "$(wc -w <<<"$names")" = 22 ] || fail "with compose.agent.yml, tools/list has $(wc -w <<<"$names") tools, not 22: $names"
+runtimes=$(call 11 list_agent_runtimes '{}' | result) || fail "list_agent_runtimes did not answer"
+[ "$(json '[(x["available"], x["version"]) for x in r["runtimes"] if x["name"] == "fake"]' <<<"$runtimes")" = \
+  "[(True, 'phase-a')]" ] ||
+  fail "list_agent_runtimes through the Bridge: fake is not available: ${runtimes:0:400}"
+submitted=$(call 12 submit_agent_task \
+  '{"runtime":"fake","workdir":"scratch","prompt":"complete:done in the Bridge","profile":"workspace-write"}' | result) ||
+  fail "submit_agent_task did not answer"
+task_id=$(json 'r["task_id"]' <<<"$submitted") || fail "submit_agent_task: ${submitted:0:400}"
+deadline=$((SECONDS + 90))
+status=""
+while [ "$status" != succeeded ]; do
+  [ $SECONDS -lt $deadline ] || fail "the fake task is not succeeded within 90 s (last: ${status:-none})"
+  sleep 0.5
+  task=$(call 13 get_agent_task "{\"task_id\":\"$task_id\"}" | result) || fail "get_agent_task did not answer"
+  status=$(json 'r["status"]' <<<"$task") || fail "get_agent_task: ${task:0:400}"
+  case "$status" in failed | cancelled | interrupted | timed_out) fail "the fake task ended $status" ;; esac
+done
+# The task's writer lease is released: serverfs-mcp takes it through the read-only lock bind for its own write.
+created=$(call 14 create_text_file '{"workdir":"scratch","path":"after-the-task.txt","content":"x"}')
+expect "create_text_file in the agent's workdir after its task" "$created" '"isError":false'
+say "compose.agent.yml: 22 tools (11 file, 2 binary transfer, 9 Agent); list_agent_runtimes and a fake task" \
+  "(succeeded) through the host's Bridge; then a write to the task's workdir"
+
+stop_bridge
+[ "$bridge_rc" = 0 ] || fail "serverfs bridge exited $bridge_rc on SIGTERM, not 0"
+down=$(call 15 list_agent_runtimes '{}')
+expect "list_agent_runtimes with the Bridge stopped" "$down" AGENT_BRIDGE_UNAVAILABLE
+read_back=$(call 16 read_text_file '{"workdir":"docs","path":"hello.txt"}')
+expect "read_text_file with the Bridge stopped" "$read_back" 'hello from the host'
+say "the Bridge stopped (exit 0 on SIGTERM): the Agent tools answer AGENT_BRIDGE_UNAVAILABLE, read_text_file still works"
 say "PASSED in $((SECONDS)) s"
