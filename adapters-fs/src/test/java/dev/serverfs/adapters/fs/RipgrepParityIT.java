@@ -2,9 +2,7 @@ package dev.serverfs.adapters.fs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.serverfs.application.port.in.SearchTextUseCase.Match;
 import dev.serverfs.application.port.in.SearchTextUseCase.SearchTextQuery;
 import dev.serverfs.application.port.in.SearchTextUseCase.TextMatches;
 import dev.serverfs.application.service.SearchTextService;
@@ -20,13 +18,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -189,87 +184,12 @@ class RipgrepParityIT {
     void matches_the_same_lines_as_ripgrep(String query, String path, String glob, boolean caseSensitive)
             throws Exception {
         TextMatches ours = search.searchText(new SearchTextQuery("wd", query, path, glob, caseSensitive, 100_000));
-        List<String> mine = new ArrayList<>();
-        for (Match m : ours.matches()) {
-            mine.add(m.path() + ":" + m.line() + ":" + m.text());
-        }
-        List<String> theirs = ripgrep(query, path, glob, caseSensitive);
+        List<String> mine = Ripgrep.lines(ours);
+        List<String> theirs = new Ripgrep(root, home, MAX_FILE_BYTES, Duration.ofSeconds(60))
+                .matches(query, path, glob, caseSensitive);
         assertTrue(theirs.size() > 0 || query.equals("kelvin"), "ripgrep found nothing: the fixture is broken");
         assertEquals(new TreeSet<>(theirs), new TreeSet<>(mine));
         assertEquals(theirs.size(), mine.size(), "duplicates differ");
-    }
-
-    private List<String> ripgrep(String query, String path, String glob, boolean caseSensitive) throws Exception {
-        List<String> argv = new ArrayList<>(List.of(
-                "rg",
-                "--fixed-strings",
-                "--json",
-                "--no-messages",
-                "--hidden",
-                "--max-filesize",
-                Long.toString(MAX_FILE_BYTES)));
-        if (!caseSensitive) {
-            argv.add("--ignore-case");
-        }
-        if (glob != null) {
-            argv.add("--glob");
-            argv.add(glob);
-        }
-        argv.addAll(List.of(
-                "--glob",
-                "!.git",
-                "--glob",
-                "!.hg",
-                "--glob",
-                "!.svn",
-                "--glob",
-                "!.serverfs-tmp-*",
-                "--",
-                query,
-                "."));
-        ProcessBuilder pb =
-                new ProcessBuilder(argv).directory(root.resolve(path).toFile());
-        pb.environment().remove("RIPGREP_CONFIG_PATH");
-        pb.environment().put("HOME", home.toString());
-        pb.environment().put("XDG_CONFIG_HOME", home.toString());
-        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-        Process rg;
-        try {
-            rg = pb.start();
-        } catch (IOException e) {
-            fail("ripgrep ('rg') is not installed: install it (Debian: apt-get install -y ripgrep) to run this test");
-            throw e;
-        }
-        List<String> out = new ArrayList<>();
-        String prefix = path.isEmpty() ? "" : path + "/";
-        try (var lines = rg.inputReader(StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = lines.readLine()) != null) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> event = (Map<String, Object>) MiniJson.parse(line);
-                if (!"match".equals(event.get("type"))) {
-                    continue;
-                }
-                @SuppressWarnings("unchecked")
-                Map<String, Object> data = (Map<String, Object>) event.get("data");
-                @SuppressWarnings("unchecked")
-                Map<String, Object> p = (Map<String, Object>) data.get("path");
-                @SuppressWarnings("unchecked")
-                Map<String, Object> l = (Map<String, Object>) data.get("lines");
-                if (p.get("text") == null || l.get("text") == null) {
-                    continue;
-                }
-                String file = ((String) p.get("text")).replaceFirst("^\\./", "");
-                String text = (String) l.get("text");
-                if (text.endsWith("\n")) {
-                    text = text.substring(0, text.length() - 1);
-                }
-                out.add(prefix + file + ":" + ((Double) data.get("line_number")).longValue() + ":" + text);
-            }
-        }
-        assertTrue(rg.waitFor(60, TimeUnit.SECONDS), "rg did not finish");
-        assertTrue(rg.exitValue() == 0 || rg.exitValue() == 1, "rg failed with exit " + rg.exitValue());
-        return out;
     }
 
     private void write(String relative, String content) throws IOException {
