@@ -24,11 +24,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.FutureTask;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -93,7 +92,7 @@ final class NativeTextSearch implements AutoCloseable {
         final boolean hasWhitelist;
         final long deadline;
         final AtomicBoolean stop = new AtomicBoolean();
-        final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
+        final ArrayDeque<Future<BatchResult>> inFlight = new ArrayDeque<>();
         List<Pending> batch = new ArrayList<>(BATCH);
         final List<TextMatch> matches = new ArrayList<>();
         final WorkdirPath root;
@@ -398,9 +397,7 @@ final class NativeTextSearch implements AutoCloseable {
         }
         List<Pending> files = run.batch;
         run.batch = new ArrayList<>(BATCH);
-        Batch task = new Batch(() -> scanBatch(run, files));
-        run.inFlight.add(task);
-        pool.execute(task);
+        run.inFlight.add(pool.submit(() -> scanBatch(run, files)));
         while (run.inFlight.size() >= window) {
             if (!mergeHead(run)) {
                 return false;
@@ -458,50 +455,9 @@ final class NativeTextSearch implements AutoCloseable {
         }
     }
 
-    /**
-     * A batch handed to the pool that the walking thread may also claim: whichever thread claims it first scans it,
-     * so the walker scans instead of sleeping while the window is full.
-     */
-    private static final class Batch extends FutureTask<BatchResult> {
-        private final AtomicBoolean claimed = new AtomicBoolean();
-
-        Batch(Callable<BatchResult> scan) {
-            super(scan);
-        }
-
-        @Override
-        public void run() {
-            tryRun();
-        }
-
-        boolean tryRun() {
-            if (!claimed.compareAndSet(false, true)) {
-                return false;
-            }
-            super.run();
-            return true;
-        }
-    }
-
-    /** Scans, on the walking thread, the oldest batch no thread has claimed yet; false when there is none. */
-    private static boolean helpOne(Run run) {
-        for (Batch b : run.inFlight) {
-            if (b.tryRun()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Waits for the oldest in-flight batch and merges it; false when the search must end. While the head is still
-     * being scanned, the walking thread scans unclaimed batches itself rather than sleeping.
-     */
+    /** Waits for the oldest in-flight batch and merges it; false when the search must end. */
     private boolean mergeHead(Run run) {
-        Batch head = run.inFlight.peekFirst();
-        while (!head.isDone() && !run.stop.get() && helpOne(run)) {
-            // one more batch scanned here
-        }
+        Future<BatchResult> head = run.inFlight.peekFirst();
         BatchResult result;
         try {
             long remaining = run.deadline - System.nanoTime();
@@ -549,7 +505,7 @@ final class NativeTextSearch implements AutoCloseable {
                     continue;
                 }
             } else {
-                Batch f = run.inFlight.pollFirst();
+                Future<BatchResult> f = run.inFlight.pollFirst();
                 try {
                     f.get();
                 } catch (InterruptedException e) {
