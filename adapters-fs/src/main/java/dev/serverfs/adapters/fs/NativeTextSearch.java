@@ -39,8 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code --glob !.git --glob !.hg --glob !.svn --glob '!.serverfs-tmp-*'} (ignore files honoured, symlinks never
  * followed, files over the size ceiling skipped), each path re-checked against the workdir's policy. One thread
  * walks depth-first in code-point order, learning each directory's ignore files from its listing; files go in
- * batches of {@link #BATCH} to a pool of one thread per core, which opens, checks and scans them; results are merged
- * in walk order, so the output is deterministic and the search stops after {@code stopAfter} valid matches. Open
+ * batches of {@link #BATCH} to a pool of one thread per core, which opens, checks and scans them (while the in-flight
+ * window is full, the walking thread scans unclaimed batches too rather than sleeping); results are merged in walk
+ * order, so the output is deterministic and the search stops after {@code stopAfter} valid matches. Open
  * descriptors are bounded by depth plus the in-flight window (a directory stays open until its queued files are
  * opened).
  */
