@@ -24,10 +24,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,8 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code --glob !.git --glob !.hg --glob !.svn --glob '!.serverfs-tmp-*'} (ignore files honoured, symlinks never
  * followed, files over the size ceiling skipped), each path re-checked against the workdir's policy. One thread
  * walks depth-first in code-point order, learning each directory's ignore files from its listing; files go in
- * batches of {@link #BATCH} to a pool of one thread per core, which opens, checks and scans them; results are merged
- * in walk order, so the output is deterministic and the search stops after {@code stopAfter} valid matches. Open
+ * batches of {@link #BATCH} to a pool of one thread per core, which opens, checks and scans them (while the in-flight
+ * window is full, the walking thread scans unclaimed batches too rather than sleeping); results are merged in walk
+ * order, so the output is deterministic and the search stops after {@code stopAfter} valid matches. Open
  * descriptors are bounded by depth plus the in-flight window (a directory stays open until its queued files are
  * opened).
  */
@@ -92,7 +94,7 @@ final class NativeTextSearch implements AutoCloseable {
         final boolean hasWhitelist;
         final long deadline;
         final AtomicBoolean stop = new AtomicBoolean();
-        final ArrayDeque<Future<BatchResult>> inFlight = new ArrayDeque<>();
+        final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
         List<Pending> batch = new ArrayList<>(BATCH);
         final List<TextMatch> matches = new ArrayList<>();
         final WorkdirPath root;
@@ -397,7 +399,9 @@ final class NativeTextSearch implements AutoCloseable {
         }
         List<Pending> files = run.batch;
         run.batch = new ArrayList<>(BATCH);
-        run.inFlight.add(pool.submit(() -> scanBatch(run, files)));
+        Batch task = new Batch(() -> scanBatch(run, files));
+        run.inFlight.add(task);
+        pool.execute(task);
         while (run.inFlight.size() >= window) {
             if (!mergeHead(run)) {
                 return false;
@@ -455,9 +459,50 @@ final class NativeTextSearch implements AutoCloseable {
         }
     }
 
-    /** Waits for the oldest in-flight batch and merges it; false when the search must end. */
+    /**
+     * A batch handed to the pool that the walking thread may also claim: whichever thread claims it first scans it,
+     * so the walker scans instead of sleeping while the window is full.
+     */
+    private static final class Batch extends FutureTask<BatchResult> {
+        private final AtomicBoolean claimed = new AtomicBoolean();
+
+        Batch(Callable<BatchResult> scan) {
+            super(scan);
+        }
+
+        @Override
+        public void run() {
+            tryRun();
+        }
+
+        boolean tryRun() {
+            if (!claimed.compareAndSet(false, true)) {
+                return false;
+            }
+            super.run();
+            return true;
+        }
+    }
+
+    /** Scans, on the walking thread, the oldest batch no thread has claimed yet; false when there is none. */
+    private static boolean helpOne(Run run) {
+        for (Batch b : run.inFlight) {
+            if (b.tryRun()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Waits for the oldest in-flight batch and merges it; false when the search must end. While the head is still
+     * being scanned, the walking thread scans unclaimed batches itself rather than sleeping.
+     */
     private boolean mergeHead(Run run) {
-        Future<BatchResult> head = run.inFlight.peekFirst();
+        Batch head = run.inFlight.peekFirst();
+        while (!head.isDone() && !run.stop.get() && helpOne(run)) {
+            // one more batch scanned here
+        }
         BatchResult result;
         try {
             long remaining = run.deadline - System.nanoTime();
@@ -505,7 +550,7 @@ final class NativeTextSearch implements AutoCloseable {
                     continue;
                 }
             } else {
-                Future<BatchResult> f = run.inFlight.pollFirst();
+                Batch f = run.inFlight.pollFirst();
                 try {
                     f.get();
                 } catch (InterruptedException e) {
