@@ -3,6 +3,7 @@ package dev.serverfs.domain.task;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 
 /**
  * The rules of the caller-supplied opaque strings {@link CorrelationId} and {@link IdempotencyKey} (reference §3.15,
@@ -28,10 +29,12 @@ final class CallerText {
         return value.isEmpty() || isWellFormed(value) ? null : field + " must be valid UTF-8";
     }
 
-    static void require(String value, String field) {
-        String violation = violation(value, field);
-        if (violation != null) {
-            throw new ServerFsException(ErrorCode.INVALID_REQUEST, violation);
+    /** Builds the value from caller input: a broken rule is {@code INVALID_REQUEST} with the rule's reason. */
+    static <T> T parse(Supplier<T> value) {
+        try {
+            return value.get();
+        } catch (IllegalArgumentException e) {
+            throw new ServerFsException(ErrorCode.INVALID_REQUEST, e.getMessage());
         }
     }
 

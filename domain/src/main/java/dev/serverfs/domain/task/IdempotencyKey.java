@@ -1,7 +1,5 @@
 package dev.serverfs.domain.task;
 
-import dev.serverfs.domain.error.ErrorCode;
-import dev.serverfs.domain.error.ServerFsException;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,27 +11,28 @@ public record IdempotencyKey(String value) {
 
     public IdempotencyKey {
         Objects.requireNonNull(value, "value");
-        String violation =
-                value.isEmpty() ? "idempotency_key must not be empty" : CallerText.violation(value, "idempotency_key");
+        String violation = violation(value);
         if (violation != null) {
             throw new IllegalArgumentException(violation);
         }
     }
 
+    public static boolean isValid(String value) {
+        return value != null && violation(value) == null;
+    }
+
     /** Parses caller input: an empty key or one that breaks a rule is {@code INVALID_REQUEST}. */
     public static Optional<IdempotencyKey> parse(Optional<String> value) {
-        return value.map(v -> {
-            if (v.isEmpty()) {
-                throw new ServerFsException(ErrorCode.INVALID_REQUEST, "idempotency_key must not be empty");
-            }
-            CallerText.require(v, "idempotency_key");
-            return new IdempotencyKey(v);
-        });
+        return value.map(v -> CallerText.parse(() -> new IdempotencyKey(v)));
     }
 
     /** The wire form of an optional key. */
     public static Optional<String> wire(Optional<IdempotencyKey> key) {
         return key.map(IdempotencyKey::value);
+    }
+
+    private static String violation(String value) {
+        return value.isEmpty() ? "idempotency_key must not be empty" : CallerText.violation(value, "idempotency_key");
     }
 
     @Override

@@ -92,10 +92,9 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
         // runs first (reference §4.3): a key whose task retention collected is free again.
         reconciliation.gc();
         Optional<String> fingerprint = fingerprint(c);
-        // a fingerprint exists only for valid caller metadata, so the key parses
-        Optional<Submission> replay = fingerprint.isEmpty()
-                ? Optional.empty()
-                : replay(IdempotencyKey.parse(c.idempotencyKey()), fingerprint);
+        // a fingerprint exists only for a valid key
+        Optional<Submission> replay =
+                fingerprint.flatMap(f -> replay(c.idempotencyKey().map(IdempotencyKey::new), fingerprint));
         if (replay.isPresent()) {
             return replay.get();
         }
@@ -122,7 +121,10 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
     private static Optional<String> fingerprint(SubmitAgentTaskCommand c) {
         Optional<TaskProfile> profile = TaskProfile.fromWire(c.profile());
         Optional<WorkdirPath> path = PathPolicy.normalised(c.path());
-        if (c.idempotencyKey().isEmpty() || profile.isEmpty() || path.isEmpty() || !validMetadata(c)) {
+        boolean validMetadata =
+                c.idempotencyKey().filter(IdempotencyKey::isValid).isPresent()
+                        && c.correlationId().stream().allMatch(CorrelationId::isValid);
+        if (!validMetadata || profile.isEmpty() || path.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(SubmissionFingerprint.of(
@@ -132,17 +134,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
                 profile.get(),
                 c.prompt(),
                 c.continueFromTaskId(),
-                CorrelationId.parse(c.correlationId())));
-    }
-
-    private static boolean validMetadata(SubmitAgentTaskCommand c) {
-        try {
-            CorrelationId.parse(c.correlationId());
-            IdempotencyKey.parse(c.idempotencyKey());
-            return true;
-        } catch (ServerFsException e) {
-            return false;
-        }
+                c.correlationId().map(CorrelationId::new)));
     }
 
     /** Authorised, in a held directory: validation, continuation, probe, then lease, row and runner under the lock. */
