@@ -82,7 +82,16 @@ final class ToolInvoker {
         Optional<String> workdir = textArgument(arguments, "workdir");
         Optional<String> path = textArgument(arguments, "path");
         try {
-            List<Error> errors = tool.inputSchema().validate(arguments);
+            List<Error> errors;
+            try {
+                errors = tool.inputSchema().validate(arguments);
+            } catch (RuntimeException e) {
+                // e.g. 1e400, a double beyond range, compared with an enum (found by McpFuzzTest): the validator
+                // cannot judge the value, so the arguments are refused as invalid, never a server fault
+                throw new ServerFsException(
+                        ErrorCode.INVALID_ARGUMENTS,
+                        "Invalid arguments for tool " + name + ": a value is out of range");
+            }
             if (!errors.isEmpty()) {
                 throw new ServerFsException(ErrorCode.INVALID_ARGUMENTS, schemaMessage(name, errors));
             }

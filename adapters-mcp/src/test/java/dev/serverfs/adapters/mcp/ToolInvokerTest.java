@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.serverfs.adapters.mcp.tools.agent.AgentTools;
+import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
@@ -137,6 +139,31 @@ class ToolInvokerTest {
 
         assertFalse(result.get("isError").booleanValue());
         assertEquals(List.of("workdir", "path"), seen);
+    }
+
+    @Test
+    void a_number_beyond_double_range_is_an_invalid_argument_not_an_internal_error() throws Exception {
+        // found by McpFuzzTest: {"runtime": 1E+400} reached the schema validator as a non-finite double
+        AgentUseCases unused = new AgentUseCases(
+                List::of,
+                c -> null,
+                id -> null,
+                (id, after, limit) -> null,
+                (id, offset, max) -> null,
+                (id, request, resolution) -> null,
+                (id, request, answers) -> null,
+                (id, message) -> null,
+                id -> null);
+        ToolInvoker agent = invoker(new AgentTools(unused, false).definitions().toArray(McpTool[]::new));
+        for (String huge : List.of("1E+400", "-1e400")) {
+            ObjectNode result = assertInstanceOf(
+                            ToolInvoker.Outcome.Result.class,
+                            agent.call("submit_agent_task", json("{\"runtime\":" + huge + "}")))
+                    .result();
+
+            assertTrue(result.get("isError").booleanValue(), huge);
+            assertTrue(result.at("/content/0/text").textValue().startsWith("INVALID_ARGUMENTS: "), huge);
+        }
     }
 
     @Test
