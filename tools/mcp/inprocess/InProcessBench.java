@@ -31,10 +31,14 @@ public class InProcessBench {
         ServerLimits limits = new ServerLimits(100, 1000, 50, 2000, 200_000, java.time.Duration.ofSeconds(15),
                 52_428_800L, 50);
         LinuxWorkdirFileSystem fs = new LinuxWorkdirFileSystem();
-        List<McpTool> tools = List.of(
-                new ListDirectoryTool(new ListDirectoryService(wds, limits, fs)),
-                new ReadTextFileTool(new ReadTextFileService(wds, fs)),
-                new StatFileTool(new StatFileService(wds, fs)));
+        List<McpTool> tools = new FilesystemReadTools(
+                        List::of,
+                        new ListDirectoryService(wds, limits, fs),
+                        q -> { throw new UnsupportedOperationException("find_files is not benchmarked here"); },
+                        q -> { throw new UnsupportedOperationException("search_text is not benchmarked here"); },
+                        new ReadTextFileService(wds, fs),
+                        new StatFileService(wds, fs))
+                .definitions();
         ToolRegistry registry = new ToolRegistry(tools, EnumSet.of(ToolSurface.FILESYSTEM));
         AuditLog audit = realAudit ? new Slf4jAuditLog() : e -> {};
         McpSessions sessions = new McpSessions(java.time.Clock.systemUTC(), java.time.Duration.ofMinutes(10), 10);
