@@ -6,7 +6,8 @@
 #   target order of mcp-bench.mjs with profiles/issue15-*.json (20 timed calls after 3 warm-ups per test).
 #   Prints per test the median over rounds of the per-round medians (ms), floor/peer-stdio, serverfs/floor,
 #   serverfs - floor, the response sizes and the load averages. Per-round JSON goes to OUTDIR.
-# Needs: `npm install --no-audit --no-fund` here (or NODE_MODULES=DIR), bootstrap/target/serverfs.jar built.
+# Needs: `npm install --no-audit --no-fund` here (mcp-bench.mjs imports the SDK from this directory's node_modules;
+#   NODE_MODULES=DIR only moves the peer server-filesystem), bootstrap/target/serverfs.jar built.
 set -euo pipefail
 ROUNDS="${1:-5}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
