@@ -12,6 +12,7 @@ import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -45,6 +46,8 @@ final class McpHttpHandler implements HttpHandler {
     private static final String JSON = "application/json";
     private static final String EVENT_STREAM = "text/event-stream";
     private static final String ALLOWED_METHODS = "POST, DELETE";
+    /** Answers up to this size are written on the I/O thread (see {@link #json}); larger ones by the worker. */
+    private static final long IO_THREAD_RESPONSE_BYTES = 16 * 1024;
 
     private final Supplier<RequestGate> gate;
     private final McpSessions sessions;
@@ -366,7 +369,18 @@ final class McpHttpHandler implements HttpHandler {
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, JSON);
         WireBytes wire = Json.writeWire(body);
         exchange.setResponseContentLength(wire.length());
-        exchange.getResponseSender().send(wire.buffers());
+        ByteBuffer[] buffers = wire.buffers();
+        if (wire.length() <= IO_THREAD_RESPONSE_BYTES && !exchange.isInIoThread()) {
+            // A small answer is written by the connection's I/O thread: the exchange then completes there, and
+            // Undertow re-arms the connection for its next request in place instead of from this thread (which
+            // spins the I/O thread on the connection's state and wakes it through its selector).
+            exchange.dispatch(
+                    exchange.getIoThread(),
+                    () -> Connectors.executeRootHandler(
+                            ex -> ex.getResponseSender().send(buffers), exchange));
+        } else {
+            exchange.getResponseSender().send(buffers);
+        }
     }
 
     private static void plain(HttpServerExchange exchange, int status, String text) {
