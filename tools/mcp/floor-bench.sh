@@ -2,7 +2,8 @@
 # floor-bench.sh [ROUNDS] [OUTDIR] — the floor of issue 15's SDK-client rows: ServerFS of this checkout (:3140,
 #   `./serverfs serve`, fixture and limits as issue15-bench.sh), ReplayBaseline.java (:3141) answering the bytes it
 #   recorded from that ServerFS with no work, and the peer server-filesystem over stdio (spawned by the client).
-#   A warm-up round (100 calls per test and target, not kept), then ROUNDS (default 5) rounds in a rotating
+#   Both JVMs brought to their steady state by prewarm.sh (PREWARM=10 s of wrk per test), a warm-up round (100 calls
+#   per test and target, not kept), then ROUNDS (default 5) rounds in a rotating
 #   target order of mcp-bench.mjs with profiles/issue15-*.json (20 timed calls after 3 warm-ups per test).
 #   Prints per test the median over rounds of the per-round medians (ms), floor/peer-stdio, serverfs/floor,
 #   serverfs - floor, the response sizes and the load averages. Per-round JSON goes to OUTDIR.
@@ -68,6 +69,12 @@ run_target() {
                   --profile "$HERE/profiles/issue15-peer.json" ;;
   esac
 }
+# ServerFS and the replay server are both JVMs: PREWARM seconds of wrk per test first (PREWARM=0 skips it).
+if [ "${PREWARM:-10}" -gt 0 ]; then
+  for port in "$SFS_PORT" "$REPLAY_PORT"; do
+    "$HERE/prewarm.sh" "http://127.0.0.1:$port/mcp" "$HERE/profiles/issue15-serverfs.json" "$fixture" "${PREWARM:-10}" >> "$OUT/prewarm.txt"
+  done
+fi
 r=0; scale=5; for t in "${targets[@]}"; do run_target "$t"; done
 scale=1
 for r in $(seq 1 "$ROUNDS"); do

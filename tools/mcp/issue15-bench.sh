@@ -4,7 +4,8 @@
 #   log level (audit lines on, stderr to a file), with workdir `bench` = a fresh make-fixture.mjs fixture,
 #   SERVERFS_MAX_READ_BYTES=2097152 and SERVERFS_MAX_READ_LINES=16384 (the 1 MiB file in one call) and
 #   SERVERFS_MAX_LIST_ENTRIES=1000; the peer server-filesystem over stdio (spawned by the client) and behind
-#   supergateway (:3112). Each round runs profiles/issue15-*.json (20 timed calls after 3 warm-ups per test and
+#   supergateway (:3112). Both builds are first brought to their steady state by prewarm.sh (PREWARM=10 seconds of
+#   wrk per test; PREWARM=0 measures them after the 200-call warm-up only, as the runs before 2 Dec 2026 did). Each round runs profiles/issue15-*.json (20 timed calls after 3 warm-ups per test and
 #   target, after a warm-up round of 200 each) in a rotating target order, then wrk ping at 16 connections for 3 s against both ServerFS and
 #   PingBaseline.java (:3113). Per-round JSON goes to OUTDIR; issue15-report.mjs prints the medians.
 # Needs: `npm install --no-audit --no-fund` here, wrk, both checkouts' bootstrap/target/serverfs.jar built.
@@ -71,7 +72,11 @@ run_target() {
 ping() { # NAME PORT
   "$HERE/bench-ping.sh" "http://127.0.0.1:$2/mcp" 3s 16 2 > "$OUT/r$r-ping-$1.txt" 2>&1 || true
 }
-# Warm-up round (not kept): 200 calls of each test per target (JIT, page cache), and pings.
+# PREWARM seconds of wrk per test against both builds first (steady state; PREWARM=0 skips it), then a warm-up
+# round (not kept): 200 calls of each test per target (JIT, page cache), and pings.
+if [ "${PREWARM:-10}" -gt 0 ]; then
+  for port in 3110 3111; do "$HERE/prewarm.sh" "http://127.0.0.1:$port/mcp" "$HERE/profiles/issue15-serverfs.json" "$fixture" "${PREWARM:-10}" >> "$OUT/prewarm.txt"; done
+fi
 r=0; scale=10; for t in "${targets[@]}"; do run_target "$t"; done; ping base 3110; ping new 3111; ping baseline 3113
 scale=1
 for r in $(seq 1 "$ROUNDS"); do
