@@ -31,6 +31,7 @@ trap cleanup EXIT
 listening() { ss -Hltn "sport = :$1" | grep -q LISTEN; }
 
 node "$HERE/make-fixture.mjs" "$fixture" > "$OUT/fixture.json"
+{ git -C "$BASE" rev-parse --short HEAD 2>/dev/null || basename "$BASE"; } > "$OUT/base-commit.txt"
 serve() { # CHECKOUT PORT NAME
   printf '%s\n' SERVERFS_HOST=127.0.0.1 "SERVERFS_PORT=$2" WORKDIR_01_ALIAS=bench "WORKDIR_01_PATH=$fixture" \
     SERVERFS_MAX_READ_BYTES=2097152 SERVERFS_MAX_READ_LINES=16384 SERVERFS_MAX_LIST_ENTRIES=1000 > "$scratch/$3.env"

@@ -29,7 +29,8 @@ const loads = rounds.flatMap((r) => fs.readFileSync(path.join(dir, `r${r}-load.t
   .map((l) => Number(/load average: ([\d.]+)/.exec(l)?.[1])));
 console.log(`rounds: ${rounds.length}; load average (1 min) over the rounds: min ${Math.min(...loads)}, median ${med(loads)}, max ${Math.max(...loads)}`);
 if (failed.length) console.log(`FAILED expectations: ${failed.join(', ')}`);
-console.log('\n| test | base (b5d50f5) | new | peer stdio | peer HTTP | new/base | new/peer stdio | new/peer HTTP |');
+const baseName = (() => { try { return fs.readFileSync(path.join(dir, 'base-commit.txt'), 'utf8').trim(); } catch { return 'base'; } })();
+console.log(`\n| test | base (${baseName}) | new | peer stdio | peer HTTP | new/base | new/peer stdio | new/peer HTTP |`);
 console.log('|---|---|---|---|---|---|---|---|');
 for (const k of tests) {
   const f = (x) => x.toFixed(2);
