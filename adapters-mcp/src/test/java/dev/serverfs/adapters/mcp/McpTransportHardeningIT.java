@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
  * Issue 10's transport defects, each reproduced against a real Undertow on port 0 over real sockets: faults that
  * escaped as an empty 500 (item 2), unbounded request-body memory (4a), per-call buffer caches (4b), the descriptor
  * leak of bodies arriving after their headers (5), session eviction by an {@code initialize} flood (6) and 400s
- * without the request id (15).
+ * without the request id (15); and that a connection whose small answers complete on its I/O thread (issue 15)
+ * still serves pipelined requests in order.
  */
 class McpTransportHardeningIT {
 
@@ -247,6 +248,59 @@ class McpTransportHardeningIT {
         assertEquals(43, json(unknown).get("id").intValue());
     }
 
+    // --- issue 15: small answers complete on the I/O thread; the connection must still serve what follows -------
+
+    @Test
+    void pipelined_requests_of_small_and_large_answers_are_answered_in_order_on_one_connection() throws IOException {
+        McpTestClient client = start(settings());
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        // Answers under 16 KiB are written by the I/O thread, a 20,000-character id makes one the worker writes;
+        // all sent in one write, so Undertow finds each next request already buffered when the previous ends.
+        List<String> ids = new ArrayList<>();
+        ByteArrayOutputStream requests = new ByteArrayOutputStream();
+        for (int i = 0; i < 12; i++) {
+            String requestId = i % 4 == 3 ? "\"" + "x".repeat(20_000) + i + "\"" : Integer.toString(i);
+            ids.add(requestId);
+            byte[] body = ping(requestId).getBytes(StandardCharsets.UTF_8);
+            requests.writeBytes(head(port, id, body.length, i == 11));
+            requests.writeBytes(body);
+        }
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout((int) DEADLINE.toMillis());
+            socket.getOutputStream().write(requests.toByteArray());
+            socket.getOutputStream().flush();
+            InputStream in = socket.getInputStream();
+            for (String requestId : ids) {
+                String response = readResponse(in);
+                assertEquals(200, status(response), response.substring(0, Math.min(200, response.length())));
+                String body = response.substring(response.indexOf("\r\n\r\n") + 4);
+                assertEquals(
+                        Json.WIRE.readTree(requestId), Json.WIRE.readTree(body).get("id"));
+            }
+            assertEquals(-1, in.read(), "nothing after the last answer");
+        }
+    }
+
+    /** One HTTP/1.1 response with a Content-Length body, read off a keep-alive stream. */
+    private static String readResponse(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("connection closed inside a response head: " + head);
+            }
+            head.write(b);
+        }
+        String headers = head.toString(StandardCharsets.ISO_8859_1);
+        int length = headers.lines()
+                .filter(l -> l.regionMatches(true, 0, "Content-Length:", 0, 15))
+                .mapToInt(l -> Integer.parseInt(l.substring(15).trim()))
+                .findFirst()
+                .orElseThrow();
+        return headers + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
+
     // --- helpers --------------------------------------------------------------------------------------------
 
     private static Map<String, String> with(Map<String, String> headers, String version) {
@@ -256,9 +310,13 @@ class McpTransportHardeningIT {
     }
 
     private static byte[] head(int port, String sessionId, int length) {
+        return head(port, sessionId, length, true);
+    }
+
+    private static byte[] head(int port, String sessionId, int length, boolean close) {
         return ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAccept: " + McpTestClient.ACCEPT
                         + "\r\nContent-Type: application/json\r\nMcp-Session-Id: " + sessionId
-                        + "\r\nContent-Length: " + length + "\r\nConnection: close\r\n\r\n")
+                        + "\r\nContent-Length: " + length + (close ? "\r\nConnection: close" : "") + "\r\n\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
     }
 
