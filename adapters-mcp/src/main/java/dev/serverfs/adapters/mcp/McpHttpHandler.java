@@ -30,8 +30,9 @@ import org.xnio.IoUtils;
  * budget), and only the complete body goes on to a virtual thread, where Accept (406) and Content-Type (415) are
  * checked, sessions (400 missing, 404 unknown or ended) and {@code MCP-Protocol-Version} (400 unsupported) are
  * validated, and the message is dispatched. Responses are single JSON documents written with Undertow's
- * non-blocking sender (one of up to 16 KiB by the connection's I/O thread, see {@code json}); we offer no server-initiated SSE stream, so GET is 405. Whatever escapes the dispatcher
- * (a {@code StackOverflowError}, a failing audit log) is answered {@code -32603 Internal error}, never an empty 500.
+ * non-blocking sender (one of up to 16 KiB by the connection's I/O thread, see {@code json}); we offer no
+ * server-initiated SSE stream, so GET is 405. Whatever escapes the dispatcher (a {@code StackOverflowError}, a
+ * failing audit log) is answered {@code -32603 Internal error}, never an empty 500.
  */
 final class McpHttpHandler implements HttpHandler {
 
