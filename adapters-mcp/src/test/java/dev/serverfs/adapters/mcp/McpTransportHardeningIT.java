@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
  * Issue 10's transport defects, each reproduced against a real Undertow on port 0 over real sockets: faults that
  * escaped as an empty 500 (item 2), unbounded request-body memory (4a), per-call buffer caches (4b), the descriptor
  * leak of bodies arriving after their headers (5), session eviction by an {@code initialize} flood (6) and 400s
- * without the request id (15); and that a connection whose small answers complete on its I/O thread (issue 15)
- * still serves pipelined requests in order.
+ * without the request id (15); and that a connection whose exchanges end on its I/O thread (issue 15) still
+ * serves pipelined requests in order.
  */
 class McpTransportHardeningIT {
 
@@ -248,15 +248,16 @@ class McpTransportHardeningIT {
         assertEquals(43, json(unknown).get("id").intValue());
     }
 
-    // --- issue 15: small answers complete on the I/O thread; the connection must still serve what follows -------
+    // --- issue 15: exchanges end on the I/O thread; the connection must still serve what follows ------------------
 
     @Test
     void pipelined_requests_of_small_and_large_answers_are_answered_in_order_on_one_connection() throws IOException {
         McpTestClient client = start(settings());
         String id = client.initialize();
         int port = client.uri("/").getPort();
-        // Answers under 16 KiB are written by the I/O thread, a 20,000-character id makes one the worker writes;
-        // all sent in one write, so Undertow finds each next request already buffered when the previous ends.
+        // Every exchange is ended on the I/O thread after the worker wrote its answer (a 20,000-character id makes
+        // some answers larger than one buffer); all requests go in one write, so Undertow finds each next request
+        // already buffered when the previous one ends.
         List<String> ids = new ArrayList<>();
         ByteArrayOutputStream requests = new ByteArrayOutputStream();
         for (int i = 0; i < 12; i++) {
