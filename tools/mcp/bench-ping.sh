@@ -12,5 +12,6 @@ SID=$(curl -s -D - -o /dev/null -X POST "$URL" -H 'Content-Type: application/jso
   --data '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench-ping","version":"1"}}}' \
   | tr -d '\r' | awk -F': ' 'tolower($1)=="mcp-session-id"{print $2}')
 [ -n "$SID" ] || { echo "bench-ping.sh: initialize returned no Mcp-Session-Id" >&2; exit 1; }
-MCP_SESSION_ID="$SID" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$HERE/wrk-ping.lua" "$URL"
+MCP_SESSION_ID="$SID" WRK_BODY='{"jsonrpc":"2.0","id":1,"method":"ping"}' \
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$HERE/wrk-call.lua" "$URL"
 curl -s -o /dev/null -X DELETE "$URL" -H "Mcp-Session-Id: $SID"

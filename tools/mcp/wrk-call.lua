@@ -1,4 +1,5 @@
--- wrk script for prewarm.sh: every request is the JSON-RPC message in WRK_BODY on the session in MCP_SESSION_ID.
+-- wrk script for prewarm.sh and bench-ping.sh: every request is the JSON-RPC message in WRK_BODY on the
+-- session in MCP_SESSION_ID.
 wrk.method = "POST"
 wrk.body = os.getenv("WRK_BODY")
 wrk.headers["Content-Type"] = "application/json"
