@@ -1,4 +1,5 @@
-# bench-servers.sh — sourced by the side-by-side benches (run-mutation-bench.sh, run-binary-bench.sh): starts
+# bench-servers.sh — sourced by the side-by-side benches (run-mutation-bench.sh, run-binary-bench.sh; issue15-bench.sh
+# and floor-bench.sh use only its scratch directory, bench_pids and EXIT trap, starting servers of their own): starts
 # `./serverfs serve` and the peer @modelcontextprotocol/server-filesystem (through supergateway, Streamable
 # HTTP, stateful) on 127.0.0.1 over one fresh fixture directory, and stops both on exit.
 #

@@ -17,18 +17,8 @@ OUT="$(mkdir -p "${2:-$HERE/results/floor-$(date +%Y%m%dT%H%M%S)}" && cd "${2:-$
 NM="${NODE_MODULES:-$HERE/node_modules}"
 SFS_PORT=3140
 REPLAY_PORT=3141
-scratch="$(mktemp -d)"
-fixture="$scratch/fixture"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do
-    for _ in $(seq 1 50); do kill -0 -- -"$p" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL -- -"$p" 2>/dev/null || true
-  done
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
+# scratch, fixture, bench_pids and the EXIT trap that stops their process groups and removes scratch:
+. "$HERE/bench-servers.sh"
 listening() { ss -Hltn "sport = :$1" | grep -q LISTEN; }
 for p in $SFS_PORT $REPLAY_PORT; do
   if listening "$p"; then echo "port $p is already in use" >&2; exit 1; fi
@@ -46,13 +36,13 @@ node "$HERE/make-fixture.mjs" "$fixture" > "$OUT/fixture.json"
 printf '%s\n' SERVERFS_HOST=127.0.0.1 "SERVERFS_PORT=$SFS_PORT" WORKDIR_01_ALIAS=bench "WORKDIR_01_PATH=$fixture" \
   SERVERFS_MAX_READ_BYTES=2097152 SERVERFS_MAX_READ_LINES=16384 SERVERFS_MAX_LIST_ENTRIES=1000 > "$scratch/serverfs.env"
 setsid "$REPO/serverfs" serve --env-file "$scratch/serverfs.env" > "$scratch/serverfs.log" 2>&1 &
-pids+=($!)
-wait_for $SFS_PORT "${pids[-1]}" serverfs
+bench_pids+=($!)
+wait_for $SFS_PORT "${bench_pids[-1]}" serverfs
 JAVA="$(. "$REPO/scripts/jdk.sh" && serverfs_find_jdk)/bin/java"
 setsid "$JAVA" -XX:+UseSerialGC --sun-misc-unsafe-memory-access=allow -cp "$REPO/bootstrap/target/serverfs.jar" "$HERE/ReplayBaseline.java" $REPLAY_PORT \
   "http://127.0.0.1:$SFS_PORT/mcp" "$HERE/profiles/issue15-serverfs.json" "$fixture" > "$scratch/replay.log" 2>&1 &
-pids+=($!)
-wait_for $REPLAY_PORT "${pids[-1]}" replay
+bench_pids+=($!)
+wait_for $REPLAY_PORT "${bench_pids[-1]}" replay
 cp "$scratch/replay.log" "$OUT/replay-recording.log"
 
 bench() { # NAME TARGET... (mcp-bench target arguments)

@@ -16,18 +16,8 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 OUT="$(mkdir -p "${3:-$HERE/results/issue15-$(date +%Y%m%dT%H%M%S)}" && cd "${3:-$HERE/results/issue15-$(date +%Y%m%dT%H%M%S)}" && pwd)"
 NM="${NODE_MODULES:-$HERE/node_modules}"
-scratch="$(mktemp -d)"
-fixture="$scratch/fixture"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do
-    for _ in $(seq 1 50); do kill -0 -- -"$p" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL -- -"$p" 2>/dev/null || true
-  done
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
+# scratch, fixture, bench_pids and the EXIT trap that stops their process groups and removes scratch:
+. "$HERE/bench-servers.sh"
 listening() { ss -Hltn "sport = :$1" | grep -q LISTEN; }
 
 node "$HERE/make-fixture.mjs" "$fixture" > "$OUT/fixture.json"
@@ -36,7 +26,7 @@ serve() { # CHECKOUT PORT NAME
   printf '%s\n' SERVERFS_HOST=127.0.0.1 "SERVERFS_PORT=$2" WORKDIR_01_ALIAS=bench "WORKDIR_01_PATH=$fixture" \
     SERVERFS_MAX_READ_BYTES=2097152 SERVERFS_MAX_READ_LINES=16384 SERVERFS_MAX_LIST_ENTRIES=1000 > "$scratch/$3.env"
   setsid "$1/serverfs" serve --env-file "$scratch/$3.env" > "$scratch/$3.log" 2>&1 &
-  pids+=($!)
+  bench_pids+=($!)
 }
 serve "$BASE" 3110 base
 serve "$REPO" 3111 new
@@ -44,11 +34,11 @@ setsid node -r "$HERE/bind-localhost.cjs" "$NM/supergateway/dist/index.js" \
   --stdio "node $NM/@modelcontextprotocol/server-filesystem/dist/index.js $fixture" \
   --outputTransport streamableHttp --port 3112 --stateful --sessionTimeout 600000 --logLevel none \
   > "$scratch/peer.log" 2>&1 &
-pids+=($!)
+bench_pids+=($!)
 JAVA="$(. "$REPO/scripts/jdk.sh" && serverfs_find_jdk)/bin/java"
 setsid "$JAVA" -XX:+UseSerialGC -cp "$REPO/bootstrap/target/serverfs.jar" "$HERE/PingBaseline.java" 3113 \
   > "$scratch/baseline.log" 2>&1 &
-pids+=($!)
+bench_pids+=($!)
 deadline=$((SECONDS + 240))
 until listening 3110 && listening 3111 && listening 3112 && listening 3113; do
   [ $SECONDS -lt $deadline ] || { echo "servers did not start" >&2; tail -n 20 "$scratch"/*.log >&2; exit 1; }
