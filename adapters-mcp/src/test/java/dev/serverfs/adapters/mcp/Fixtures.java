@@ -1,6 +1,7 @@
 package dev.serverfs.adapters.mcp;
 
 import dev.serverfs.adapters.mcp.tools.FilesystemReadTools;
+import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.application.service.ListWorkdirsService;
 import dev.serverfs.domain.workdir.Access;
@@ -59,6 +60,20 @@ final class Fixtures {
                         new ListWorkdirsService(twoWorkdirs()), q -> null, q -> null, q -> null, q -> null, q -> null)
                 .definitions();
         return tool(read, "list_workdirs");
+    }
+
+    /** Agent use cases for tests that build the Agent tools but never call them (every answer is null). */
+    static AgentUseCases unusedAgent() {
+        return new AgentUseCases(
+                List::of,
+                c -> null,
+                id -> null,
+                (id, after, limit) -> null,
+                (id, offset, max) -> null,
+                (id, request, resolution) -> null,
+                (id, request, answers) -> null,
+                (id, message) -> null,
+                id -> null);
     }
 
     /** An {@link AuditLog} that keeps every event, for assertions. */

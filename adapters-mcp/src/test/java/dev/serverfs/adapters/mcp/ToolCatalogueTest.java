@@ -41,16 +41,7 @@ class ToolCatalogueTest {
 
     /** Every group, in registration order, with the surface all of its tools are on. */
     private static Map<List<McpTool>, ToolSurface> groups(boolean ingress, boolean fake) {
-        AgentUseCases unusedAgent = new AgentUseCases(
-                List::of,
-                c -> null,
-                id -> null,
-                (id, after, limit) -> null,
-                (id, offset, max) -> null,
-                (id, request, resolution) -> null,
-                (id, request, answers) -> null,
-                (id, message) -> null,
-                id -> null);
+        AgentUseCases unusedAgent = Fixtures.unusedAgent();
         Map<List<McpTool>, ToolSurface> groups = new LinkedHashMap<>();
         groups.put(
                 new FilesystemReadTools(List::of, q -> null, q -> null, q -> null, q -> null, q -> null).definitions(),

@@ -144,16 +144,7 @@ class ToolInvokerTest {
     @Test
     void a_number_beyond_double_range_is_an_invalid_argument_not_an_internal_error() throws Exception {
         // found by McpFuzzTest: {"runtime": 1E+400} reached the schema validator as a non-finite double
-        AgentUseCases unused = new AgentUseCases(
-                List::of,
-                c -> null,
-                id -> null,
-                (id, after, limit) -> null,
-                (id, offset, max) -> null,
-                (id, request, resolution) -> null,
-                (id, request, answers) -> null,
-                (id, message) -> null,
-                id -> null);
+        AgentUseCases unused = Fixtures.unusedAgent();
         ToolInvoker agent = invoker(new AgentTools(unused, false).definitions().toArray(McpTool[]::new));
         for (String huge : List.of("1E+400", "-1e400")) {
             ObjectNode result = assertInstanceOf(
