@@ -26,12 +26,14 @@ final class ServeProcess implements AutoCloseable {
     private static final String LISTENING = "ServerFS listening on ";
 
     private final Process process;
+    private final String subCommand;
     private final List<String> stderr = new ArrayList<>();
     private final CompletableFuture<String> url = new CompletableFuture<>();
 
-    private ServeProcess(Process process) {
+    private ServeProcess(Process process, String subCommand) {
         this.process = process;
-        Thread.ofPlatform().daemon().name("serve-stderr").start(this::pump);
+        this.subCommand = subCommand;
+        Thread.ofPlatform().daemon().name(subCommand + "-stderr").start(this::pump);
     }
 
     static ServeProcess start(Map<String, String> env, String... args) throws IOException {
@@ -51,7 +53,7 @@ final class ServeProcess implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         builder.environment().keySet().removeIf(k -> k.startsWith("SERVERFS_") || k.startsWith("WORKDIR_"));
         builder.environment().putAll(env);
-        return new ServeProcess(builder.start());
+        return new ServeProcess(builder.start(), subCommand);
     }
 
     static int freePort() throws IOException {
@@ -76,7 +78,7 @@ final class ServeProcess implements AutoCloseable {
         } catch (IOException e) {
             url.completeExceptionally(e);
         }
-        url.completeExceptionally(new IllegalStateException("serve ended before listening: " + stderr()));
+        url.completeExceptionally(new IllegalStateException(subCommand + " ended before listening: " + stderr()));
     }
 
     /** The MCP URL printed on stderr, waiting up to {@code timeout}. */
@@ -139,7 +141,7 @@ final class ServeProcess implements AutoCloseable {
     int waitForExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError("serve did not exit within " + timeout + ": " + stderr());
+            throw new AssertionError(subCommand + " did not exit within " + timeout + ": " + stderr());
         }
         return process.exitValue();
     }
