@@ -39,8 +39,12 @@ import java.util.concurrent.Executors;
  * arguments; a hash look-up; one copy of prefix + id + suffix into a single heap buffer (for the 2 MiB read, a
  * 2 MiB copy), sent with one Sender.send and an explicit Content-Length. No session, validation or logging.
  *
+ * BUSY (optional, "TEST=MICROS[,TEST=MICROS...]") makes the worker spin that many microseconds of CPU before it
+ * answers those tests' calls: the floor of a server whose only work is, say, the kernel's share of a call as
+ * statx-probe measures it (issue 15's list_directory).
+ *
  *   java -cp bootstrap/target/serverfs.jar tools/mcp/ReplayBaseline.java 3024 http://127.0.0.1:3111/mcp \
- *       tools/mcp/profiles/issue15-serverfs.json /path/to/fixture
+ *       tools/mcp/profiles/issue15-serverfs.json /path/to/fixture [list1000=1550]
  *   node tools/mcp/mcp-bench.mjs http://127.0.0.1:3024/mcp --profile tools/mcp/profiles/issue15-serverfs.json
  */
 public class ReplayBaseline {
@@ -55,8 +59,8 @@ public class ReplayBaseline {
     /** The session id ServerFS gave the recording session: the same header bytes on the wire. */
     static String sessionId;
 
-    /** A recorded answer without its id: PREFIX + id + suffix is the response. */
-    record Answer(byte[] suffix) {
+    /** A recorded answer without its id: PREFIX + id + suffix is the response, sent after busyNanos of spinning. */
+    record Answer(byte[] suffix, long busyNanos) {
         static Answer of(byte[] recorded, String what) {
             int idEnd = PREFIX.length + RECORD_ID.length();
             if (recorded.length <= idEnd
@@ -67,7 +71,11 @@ public class ReplayBaseline {
                         + new String(PREFIX, StandardCharsets.UTF_8) + RECORD_ID + ",: "
                         + new String(recorded, 0, Math.min(200, recorded.length), StandardCharsets.UTF_8));
             }
-            return new Answer(Arrays.copyOfRange(recorded, idEnd, recorded.length));
+            return new Answer(Arrays.copyOfRange(recorded, idEnd, recorded.length), 0);
+        }
+
+        Answer busy(long nanos) {
+            return new Answer(suffix, nanos);
         }
 
         ByteBuffer with(byte[] id) {
@@ -147,6 +155,16 @@ public class ReplayBaseline {
         Recorder rec = new Recorder(URI.create(args[1]));
         JsonNode profile = JSON.readTree(Files.readAllBytes(Path.of(args[2])));
         String root = args[3];
+        Map<String, Long> busyMicros = new HashMap<>();
+        if (args.length > 4) {
+            for (String item : args[4].split(",")) {
+                String[] kv = item.split("=", 2);
+                if (kv.length != 2 || !profile.path("tests").has(kv[0])) {
+                    throw new IllegalArgumentException("BUSY: expected TEST=MICROS with a test of the profile: " + item);
+                }
+                busyMicros.put(kv[0], Long.parseLong(kv[1]));
+            }
+        }
 
         byte[] initBody = rec.post("{\"jsonrpc\":\"2.0\",\"id\":" + RECORD_ID + ",\"method\":\"initialize\",\"params\":"
                 + INITIALIZE_PARAMS + "}", 200);
@@ -165,10 +183,12 @@ public class ReplayBaseline {
             JsonNode arguments = substitute(test.getValue().path("args").isMissingNode()
                     ? JSON.createObjectNode() : test.getValue().path("args"), root);
             ObjectNode key = callKey(test.getValue().path("tool"), arguments);
-            Answer a = rec.request("tools/call", JSON.writeValueAsString(key));
+            Answer a = rec.request("tools/call", JSON.writeValueAsString(key))
+                    .busy(busyMicros.getOrDefault(test.getKey(), 0L) * 1_000);
             calls.put(key, a);
             System.err.println("recorded " + test.getKey() + ": " + (PREFIX.length + RECORD_ID.length()
-                    + a.suffix().length) + " B");
+                    + a.suffix().length) + " B" + (a.busyNanos() > 0 ? ", answered after " + a.busyNanos() / 1_000
+                    + " µs of spinning" : ""));
         }
         System.err.println("recorded initialize (protocol " + rec.protocol + "), tools/list and " + calls.size()
                 + " tools/call answers from " + args[1]);
@@ -227,6 +247,9 @@ public class ReplayBaseline {
             a = Answer.of(("{\"jsonrpc\":\"2.0\",\"id\":" + RECORD_ID
                     + ",\"error\":{\"code\":-32602,\"message\":\"ReplayBaseline: nothing recorded for this request\"}}")
                     .getBytes(StandardCharsets.UTF_8), "error");
+        }
+        for (long until = System.nanoTime() + a.busyNanos(); a.busyNanos() > 0 && System.nanoTime() < until; ) {
+            Thread.onSpinWait();
         }
         ByteBuffer response = a.with(JSON.writeValueAsBytes(id));
         if (method.equals("initialize")) e.getResponseHeaders().put(SESSION, sessionId);

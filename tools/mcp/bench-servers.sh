@@ -1,7 +1,7 @@
-# bench-servers.sh — sourced by the side-by-side benches (run-mutation-bench.sh, run-binary-bench.sh; issue15-bench.sh
-# and floor-bench.sh use only its scratch directory, bench_pids and EXIT trap, starting servers of their own): starts
-# `./serverfs serve` and the peer @modelcontextprotocol/server-filesystem (through supergateway, Streamable
-# HTTP, stateful) on 127.0.0.1 over one fresh fixture directory, and stops both on exit.
+# bench-servers.sh — sourced by the side-by-side benches (run-mutation-bench.sh, run-binary-bench.sh; issue15-bench.sh,
+# floor-bench.sh and run-search-bench.sh use only its scratch directory, bench_pids and EXIT trap, starting servers
+# of their own): starts `./serverfs serve` and the peer @modelcontextprotocol/server-filesystem (through
+# supergateway, Streamable HTTP, stateful) on 127.0.0.1 over one fresh fixture directory, and stops both on exit.
 #
 #   . "$(dirname "$0")/bench-servers.sh"     # sets here, repo, nm, sport, pport, scratch, fixture; EXIT trap
 #   bench_start_servers [ENV_LINE...]         # extra lines for ServerFS's .env (workdir `bench` = $fixture)

@@ -21,30 +21,20 @@ fi
 echo "tree: $tree — $(find "$tree" -type f | wc -l) files, $(du -sb "$tree" | cut -f1) bytes; $(rg --version | head -1)"
 echo "this checkout: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?'); other: $other"
 
-scratch="$(mktemp -d)"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do
-    for _ in $(seq 1 50); do kill -0 -- -"$p" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL -- -"$p" 2>/dev/null || true
-  done
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
+# scratch, bench_pids and the EXIT trap that stops their process groups and removes scratch:
+. "$here/bench-servers.sh"
 
 start() { # start NAME CHECKOUT PORT
   printf '%s\n' SERVERFS_HOST=127.0.0.1 "SERVERFS_PORT=$3" SERVERFS_LOG_LEVEL=WARNING \
     WORKDIR_01_ALIAS=bench "WORKDIR_01_PATH=$tree" WORKDIR_01_READ_ONLY=true > "$scratch/$1.env"
   "$2/serverfs" version >/dev/null # builds the jar first when it is missing or stale
   SERVERFS_AOT_CACHE=false setsid "$2/serverfs" serve --env-file "$scratch/$1.env" >"$scratch/$1.log" 2>&1 &
-  pids+=("$!")
+  bench_pids+=("$!")
 }
-listening() { ss -Hltn "sport = :$1" | grep -q LISTEN; }
 start before "$other" 3021
 start after "$repo" 3020
 deadline=$((SECONDS + 180))
-until listening 3020 && listening 3021; do
+until bench_listening 3020 && bench_listening 3021; do
   [ $SECONDS -lt $deadline ] || { echo "servers did not start" >&2; tail -n 20 "$scratch"/*.log >&2; exit 1; }
   sleep 0.5
 done
