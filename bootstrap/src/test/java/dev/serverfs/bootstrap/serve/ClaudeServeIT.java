@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Runtime {@code claude} end to end (issue 13): the real Claude Code CLI (npm 2.1.197, {@link ClaudeCode}) run by a
  * real {@code serverfs serve} with the embedded Agent service, against {@link MockMessagesApi} on 127.0.0.1, driven
  * only through the published MCP tools. Every test has its own {@code HOME} (Claude's settings and sessions), its
- * own mock and its own {@code serve}; after every test no {@code claude} process is left.
+ * own mock and its own {@code serve} ({@link ClaudeWorld}); after every test no {@code claude} process is left.
  */
 class ClaudeServeIT {
     private static final Duration WAIT = AgentProbe.WAIT;
@@ -37,7 +36,7 @@ class ClaudeServeIT {
     @TempDir
     Path dir;
 
-    private Env env;
+    private ProviderWorld<MockMessagesApi> env;
 
     @BeforeAll
     static void install() throws Exception {
@@ -55,83 +54,13 @@ class ClaudeServeIT {
         }
     }
 
-    /** One test's world: HOME, workdir, state, mock, serve, MCP client. */
-    private final class Env implements AutoCloseable {
-        final Path home;
-        final Path proj;
-        final Path state;
-        final Path locks;
-        final MockMessagesApi mock;
-        final Map<String, String> vars = new HashMap<>();
-        ServeProcess serve;
-        McpTestClient mcp;
-        AgentProbe probe;
-
-        Env(MockMessagesApi.Script script, Map<String, String> extra) throws Exception {
-            home = Files.createDirectories(dir.resolve("home"));
-            proj = Files.createDirectories(dir.resolve("proj"));
-            state = dir.resolve("state");
-            locks = dir.resolve("locks");
-            mock = MockMessagesApi.start(script);
-            vars.put("HOME", home.toString());
-            vars.put("ANTHROPIC_BASE_URL", mock.baseUrl());
-            vars.put("ANTHROPIC_API_KEY", "sk-ant-mock-key");
-            vars.put("SERVERFS_HOST", "127.0.0.1");
-            vars.put("SERVERFS_AGENT_BRIDGE_ENABLED", "true");
-            vars.put("SERVERFS_AGENT_EMBEDDED", "true");
-            vars.put("SERVERFS_AGENT_BRIDGE_STATE_DIR", state.toString());
-            vars.put("SERVERFS_AGENT_LOCK_DIR", locks.toString());
-            vars.put("SERVERFS_AGENT_CLAUDE_BIN", bin.toString());
-            vars.put("WORKDIR_01_ALIAS", "proj");
-            vars.put("WORKDIR_01_PATH", proj.toString());
-            vars.put("WORKDIR_01_READ_ONLY", "false");
-            vars.put("WORKDIR_01_AGENT_MODE", "workspace-write");
-            vars.put("WORKDIR_01_AGENT_RUNTIMES", "claude");
-            vars.putAll(extra);
-            startServe();
-        }
-
-        void startServe() throws Exception {
-            vars.put("SERVERFS_PORT", Integer.toString(ServeProcess.freePort()));
-            serve = ServeProcess.start(vars);
-            mcp = new McpTestClient(serve.awaitUrl(WAIT));
-            probe = new AgentProbe(mcp, locks);
-        }
-
-        String submit(String prompt) throws Exception {
-            return AgentServeIT.created(mcp.call("submit_agent_task", AgentServeIT.submit("proj", "claude", prompt)));
-        }
-
-        JsonNode awaitStatus(String id, String status) throws Exception {
-            return probe.awaitStatus(id, status);
-        }
-
-        JsonNode awaitPending(String id) throws Exception {
-            return probe.awaitPending(id);
-        }
-
-        RecoveryGuard awaitProvider() throws Exception {
-            return probe.awaitProvider(1);
-        }
-
-        @Override
-        public void close() throws Exception {
-            try {
-                if (serve != null) {
-                    serve.close();
-                }
-            } finally {
-                mock.close();
-            }
-        }
-    }
-
-    private Env env(MockMessagesApi.Script script) throws Exception {
+    private ProviderWorld<MockMessagesApi> env(MockMessagesApi.Script script) throws Exception {
         return env(script, Map.of());
     }
 
-    private Env env(MockMessagesApi.Script script, Map<String, String> extra) throws Exception {
-        env = new Env(script, extra);
+    private ProviderWorld<MockMessagesApi> env(MockMessagesApi.Script script, Map<String, String> extra)
+            throws Exception {
+        env = ClaudeWorld.start(dir, bin, script, extra);
         return env;
     }
 
@@ -150,7 +79,7 @@ class ClaudeServeIT {
 
     @Test
     void a_plain_task_succeeds_with_the_mock_text_as_final_response() throws Exception {
-        Env e = env(r -> new Reply.Text("Hello from the mock Messages API"));
+        ProviderWorld<MockMessagesApi> e = env(r -> new Reply.Text("Hello from the mock Messages API"));
         JsonNode runtimes = e.mcp.call("list_agent_runtimes", Map.of()).ok().get("runtimes");
         JsonNode claude = runtimes.get(0);
         assertEquals("claude", claude.get("name").asText());
@@ -175,7 +104,7 @@ class ClaudeServeIT {
     @Test
     void cancel_agent_task_on_a_slow_streaming_turn_cancels_at_once_and_the_child_is_gone_within_the_bound()
             throws Exception {
-        Env e = env(r -> new Reply.Stall("Thinking slowly..."));
+        ProviderWorld<MockMessagesApi> e = env(r -> new Reply.Stall("Thinking slowly..."));
         String id = e.submit("Think slowly");
         long pid = e.awaitProvider().provider().orElseThrow().pid();
         e.mock.awaitRequests(1, WAIT);
@@ -203,7 +132,7 @@ class ClaudeServeIT {
 
     @Test
     void a_bash_approval_approved_once_runs_the_command_and_the_file_appears() throws Exception {
-        Env e = env(touch("approved.txt"));
+        ProviderWorld<MockMessagesApi> e = env(touch("approved.txt"));
         String id = e.submit("Create the file");
         JsonNode pending = e.awaitPending(id);
         JsonNode payload = pending.get("payload");
@@ -224,7 +153,7 @@ class ClaudeServeIT {
 
     @Test
     void a_denied_bash_approval_lets_the_turn_continue_with_the_denial() throws Exception {
-        Env e = env(touch("denied.txt"));
+        ProviderWorld<MockMessagesApi> e = env(touch("denied.txt"));
         String id = e.submit("Create the file");
         respond(e, id, e.awaitPending(id), "deny");
         JsonNode task = e.awaitStatus(id, "succeeded");
@@ -238,7 +167,7 @@ class ClaudeServeIT {
 
     @Test
     void cancel_task_on_a_bash_approval_cancels_at_once_and_the_child_is_gone_within_the_bound() throws Exception {
-        Env e = env(touch("cancelled.txt"));
+        ProviderWorld<MockMessagesApi> e = env(touch("cancelled.txt"));
         String id = e.submit("Create the file");
         long pid = e.awaitProvider().provider().orElseThrow().pid();
         respond(e, id, e.awaitPending(id), "cancel_task");
@@ -253,7 +182,7 @@ class ClaudeServeIT {
 
     @Test
     void a_model_api_500_fails_the_task_with_agent_provider_error_well_before_the_deadline() throws Exception {
-        Env e = env(r -> new Reply.Status(500));
+        ProviderWorld<MockMessagesApi> e = env(r -> new Reply.Status(500));
         Instant submitted = Instant.now();
         String id = e.submit("Say hello");
         JsonNode task = e.awaitStatus(id, "failed");
@@ -269,7 +198,7 @@ class ClaudeServeIT {
 
     @Test
     void a_child_killed_mid_turn_fails_the_task_and_the_guard_clears_on_the_observed_exit() throws Exception {
-        Env e = env(r -> new Reply.Stall("Working..."));
+        ProviderWorld<MockMessagesApi> e = env(r -> new Reply.Stall("Working..."));
         String id = e.submit("Work slowly");
         long pid = e.awaitProvider().provider().orElseThrow().pid();
         e.mock.awaitRequests(1, WAIT);
@@ -282,7 +211,8 @@ class ClaudeServeIT {
 
     @Test
     void an_unanswered_approval_times_out_and_the_child_is_stopped() throws Exception {
-        Env e = env(touch("late.txt"), Map.of("SERVERFS_AGENT_INTERACTION_TIMEOUT_SECONDS", "2"));
+        ProviderWorld<MockMessagesApi> e =
+                env(touch("late.txt"), Map.of("SERVERFS_AGENT_INTERACTION_TIMEOUT_SECONDS", "2"));
         String id = e.submit("Create the file");
         long pid = e.awaitProvider().provider().orElseThrow().pid();
         e.awaitPending(id);
@@ -298,7 +228,8 @@ class ClaudeServeIT {
 
     @Test
     void continue_from_task_id_resumes_the_session_and_the_model_receives_the_earlier_history() throws Exception {
-        Env e = env(r -> new Reply.Text(r.lastUserText().contains("PELICAN") ? "Noted." : "It was the pelican."));
+        ProviderWorld<MockMessagesApi> e =
+                env(r -> new Reply.Text(r.lastUserText().contains("PELICAN") ? "Noted." : "It was the pelican."));
         String first = e.submit("Remember the word PELICAN");
         e.awaitStatus(first, "succeeded");
         e.probe.awaitLeaseReleased(1);
@@ -317,7 +248,7 @@ class ClaudeServeIT {
         String ask = "{\"questions\":[{\"question\":\"Which color?\",\"header\":\"Color\",\"options\":["
                 + "{\"label\":\"Red\",\"description\":\"warm\"},{\"label\":\"Blue\",\"description\":\"cold\"}],"
                 + "\"multiSelect\":false}]}";
-        Env e = env(r -> r.toolResult("toolu_ask_1")
+        ProviderWorld<MockMessagesApi> e = env(r -> r.toolResult("toolu_ask_1")
                 .<Reply>map(result -> new Reply.Text("Answer seen: " + result.path("content")))
                 .orElseGet(() -> new Reply.ToolUse("toolu_ask_1", "AskUserQuestion", MockMessagesApi.json(ask))));
         String id = e.submit("Ask me a question");
@@ -350,7 +281,7 @@ class ClaudeServeIT {
     @Test
     void a_killed_serve_leaves_the_guard_while_the_orphaned_claude_lives_and_clears_it_once_it_is_gone()
             throws Exception {
-        Env e = env(r -> new Reply.Stall("Working..."));
+        ProviderWorld<MockMessagesApi> e = env(r -> new Reply.Stall("Working..."));
         String id = e.submit("Work slowly");
         RecoveryGuard guard = e.awaitProvider();
         assertEquals(id, guard.taskId().value());
@@ -381,7 +312,8 @@ class ClaudeServeIT {
         }
     }
 
-    private static void respond(Env e, String id, JsonNode pending, String decision) throws Exception {
+    private static void respond(ProviderWorld<MockMessagesApi> e, String id, JsonNode pending, String decision)
+            throws Exception {
         e.mcp.call(
                         "respond_agent_approval",
                         Map.of(

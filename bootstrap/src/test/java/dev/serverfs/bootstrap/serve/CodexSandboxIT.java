@@ -41,7 +41,7 @@ class CodexSandboxIT {
     @TempDir
     Path dir;
 
-    private CodexWorld world;
+    private ProviderWorld<MockResponsesApi> world;
 
     @BeforeAll
     static void install() throws Exception {
@@ -77,7 +77,7 @@ class CodexSandboxIT {
     }
 
     /** Waits for the end, denying every approval on the way. */
-    private static JsonNode finishDenying(CodexWorld w, String id) throws Exception {
+    private static JsonNode finishDenying(ProviderWorld<MockResponsesApi> w, String id) throws Exception {
         while (true) {
             JsonNode task = w.probe.awaitTask(
                     id,
@@ -106,7 +106,7 @@ class CodexSandboxIT {
     void a_workspace_write_task_cannot_create_a_file_in_tmp_but_can_in_its_workdir() throws Exception {
         Path outside = Path.of("/tmp", "serverfs-codex-escape-" + UUID.randomUUID());
         try {
-            world = new CodexWorld(
+            world = CodexWorld.start(
                     dir, bin, twoCommands("touch inside.txt && touch " + outside, "touch " + outside), Map.of());
             String id = world.submit("Write where you may");
             JsonNode task = finishDenying(world, id);

@@ -34,7 +34,7 @@ class CodexServeIT {
     @TempDir
     Path dir;
 
-    private CodexWorld world;
+    private ProviderWorld<MockResponsesApi> world;
 
     @BeforeAll
     static void install() throws Exception {
@@ -52,12 +52,13 @@ class CodexServeIT {
         }
     }
 
-    private CodexWorld world(MockResponsesApi.Script script) throws Exception {
+    private ProviderWorld<MockResponsesApi> world(MockResponsesApi.Script script) throws Exception {
         return world(script, Map.of());
     }
 
-    private CodexWorld world(MockResponsesApi.Script script, Map<String, String> extra) throws Exception {
-        world = new CodexWorld(dir, bin, script, extra);
+    private ProviderWorld<MockResponsesApi> world(MockResponsesApi.Script script, Map<String, String> extra)
+            throws Exception {
+        world = CodexWorld.start(dir, bin, script, extra);
         return world;
     }
 
@@ -79,7 +80,8 @@ class CodexServeIT {
         }
     }
 
-    private static void respond(CodexWorld w, String id, JsonNode pending, String decision) throws Exception {
+    private static void respond(ProviderWorld<MockResponsesApi> w, String id, JsonNode pending, String decision)
+            throws Exception {
         w.mcp.call(
                         "respond_agent_approval",
                         Map.of(
@@ -96,7 +98,7 @@ class CodexServeIT {
 
     @Test
     void a_plain_task_succeeds_with_the_mock_text_as_final_response_and_events_in_order() throws Exception {
-        CodexWorld w = world(r -> new Reply.Text("Hello from the mock Responses API"));
+        ProviderWorld<MockResponsesApi> w = world(r -> new Reply.Text("Hello from the mock Responses API"));
         JsonNode codex =
                 w.mcp.call("list_agent_runtimes", Map.of()).ok().get("runtimes").get(0);
         assertEquals("codex", codex.get("name").asText());
@@ -128,7 +130,7 @@ class CodexServeIT {
 
     @Test
     void a_missing_codex_binary_is_unavailable_and_submit_answers_agent_runtime_unavailable() throws Exception {
-        CodexWorld w = world(
+        ProviderWorld<MockResponsesApi> w = world(
                 r -> new Reply.Text("never"),
                 Map.of("SERVERFS_AGENT_CODEX_BIN", dir.resolve("no-such-codex").toString()));
         JsonNode codex =
@@ -144,7 +146,7 @@ class CodexServeIT {
 
     @Test
     void a_command_approval_approved_once_runs_the_command_and_the_file_appears() throws Exception {
-        CodexWorld w = world(command("touch approved.txt", true));
+        ProviderWorld<MockResponsesApi> w = world(command("touch approved.txt", true));
         String id = w.submit("Create the file");
         JsonNode pending = w.awaitPending(id);
         JsonNode payload = pending.get("payload");
@@ -168,7 +170,7 @@ class CodexServeIT {
 
     @Test
     void a_denied_command_is_declined_and_the_task_still_completes() throws Exception {
-        CodexWorld w = world(command("touch denied.txt", true));
+        ProviderWorld<MockResponsesApi> w = world(command("touch denied.txt", true));
         String id = w.submit("Create the file");
         respond(w, id, w.awaitPending(id), "deny");
         JsonNode task = w.awaitStatus(id, "succeeded");
@@ -180,7 +182,7 @@ class CodexServeIT {
 
     @Test
     void cancel_task_on_a_command_approval_cancels_at_once_and_the_child_is_gone() throws Exception {
-        CodexWorld w = world(command("touch cancelled.txt", true));
+        ProviderWorld<MockResponsesApi> w = world(command("touch cancelled.txt", true));
         String id = w.submit("Create the file");
         long pid = w.awaitProvider().provider().orElseThrow().pid();
         respond(w, id, w.awaitPending(id), "cancel_task");
@@ -196,7 +198,7 @@ class CodexServeIT {
         String ask = "{\"questions\":[{\"id\":\"color\",\"header\":\"Color\",\"question\":\"Which color?\","
                 + "\"options\":[{\"label\":\"Red\",\"description\":\"warm\"},"
                 + "{\"label\":\"Blue\",\"description\":\"cold\"}]}]}";
-        CodexWorld w = world(r -> r.callOutput("call_ask_1")
+        ProviderWorld<MockResponsesApi> w = world(r -> r.callOutput("call_ask_1")
                 .<Reply>map(out -> new Reply.Text("Answer seen: " + out.path("output")))
                 .orElseGet(() -> new Reply.Call("call_ask_1", "request_user_input", MockResponsesApi.json(ask))));
         String id = w.submit("Ask me a question");
@@ -229,7 +231,7 @@ class CodexServeIT {
 
     @Test
     void send_agent_message_steers_a_slow_turn_and_the_model_receives_the_steer_text() throws Exception {
-        CodexWorld w = world(r -> r.text().contains("faster please")
+        ProviderWorld<MockResponsesApi> w = world(r -> r.text().contains("faster please")
                 ? new Reply.Text("Steered.")
                 : new Reply.Slow("Working", "Still working."));
         String id = w.submit("Work slowly");
@@ -248,7 +250,7 @@ class CodexServeIT {
     @Test
     void cancel_agent_task_on_a_slow_turn_cancels_at_once_the_child_is_gone_lease_and_guard_released()
             throws Exception {
-        CodexWorld w = world(r -> new Reply.Stall("Thinking slowly..."));
+        ProviderWorld<MockResponsesApi> w = world(r -> new Reply.Stall("Thinking slowly..."));
         String id = w.submit("Think slowly");
         long pid = w.awaitProvider().provider().orElseThrow().pid();
         w.mock.awaitRequests(1, WAIT);
@@ -266,7 +268,7 @@ class CodexServeIT {
 
     @Test
     void continue_from_task_id_resumes_the_same_thread_and_the_model_sees_the_earlier_conversation() throws Exception {
-        CodexWorld w =
+        ProviderWorld<MockResponsesApi> w =
                 world(r -> new Reply.Text(r.lastUserText().contains("PELICAN") ? "Noted." : "It was the pelican."));
         String first = w.submit("Remember the word PELICAN");
         w.awaitStatus(first, "succeeded");
@@ -287,7 +289,7 @@ class CodexServeIT {
 
     @Test
     void an_unanswered_approval_times_out_and_the_child_is_stopped() throws Exception {
-        CodexWorld w =
+        ProviderWorld<MockResponsesApi> w =
                 world(command("touch late.txt", true), Map.of("SERVERFS_AGENT_INTERACTION_TIMEOUT_SECONDS", "2"));
         String id = w.submit("Create the file");
         long pid = w.awaitProvider().provider().orElseThrow().pid();
@@ -301,7 +303,7 @@ class CodexServeIT {
 
     @Test
     void a_model_api_500_fails_the_task_with_agent_provider_error_well_before_the_deadline() throws Exception {
-        CodexWorld w = world(r -> new Reply.Status(500));
+        ProviderWorld<MockResponsesApi> w = world(r -> new Reply.Status(500));
         long submitted = System.nanoTime();
         String id = w.submit("Say hello");
         JsonNode task = w.awaitStatus(id, "failed");
@@ -315,7 +317,7 @@ class CodexServeIT {
     @Test
     void a_child_killed_mid_turn_fails_the_task_disconnected_and_the_guard_clears_on_the_observed_exit()
             throws Exception {
-        CodexWorld w = world(r -> new Reply.Stall("Working..."));
+        ProviderWorld<MockResponsesApi> w = world(r -> new Reply.Stall("Working..."));
         String id = w.submit("Work slowly");
         long pid = w.awaitProvider().provider().orElseThrow().pid();
         w.mock.awaitRequests(1, WAIT);
@@ -329,7 +331,7 @@ class CodexServeIT {
     @Test
     void a_killed_serve_leaves_the_guard_while_the_orphaned_codex_lives_and_clears_it_once_it_is_gone()
             throws Exception {
-        CodexWorld w = world(r -> new Reply.Stall("Working..."));
+        ProviderWorld<MockResponsesApi> w = world(r -> new Reply.Stall("Working..."));
         String id = w.submit("Work slowly");
         var guard = w.awaitProvider();
         assertEquals(id, guard.taskId().value());

@@ -19,7 +19,7 @@ class CodexTaskBenchmark {
     @Test
     void measure(@TempDir Path dir) throws Exception {
         Path bin = CodexCli.binary();
-        try (CodexWorld world = new CodexWorld(
+        try (ProviderWorld<MockResponsesApi> world = CodexWorld.start(
                 dir, bin, r -> new Reply.Text("Hello from the mock"), Map.of("SERVERFS_LOG_LEVEL", "WARN"))) {
             world.serve.close(); // the bench starts its own serve with the same world
             world.vars.put("SERVERFS_PORT", Integer.toString(ServeProcess.freePort()));
