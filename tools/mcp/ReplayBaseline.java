@@ -248,7 +248,8 @@ public class ReplayBaseline {
                     + ",\"error\":{\"code\":-32602,\"message\":\"ReplayBaseline: nothing recorded for this request\"}}")
                     .getBytes(StandardCharsets.UTF_8), "error");
         }
-        for (long until = System.nanoTime() + a.busyNanos(); a.busyNanos() > 0 && System.nanoTime() < until; ) {
+        long busyUntil = System.nanoTime() + a.busyNanos();
+        while (System.nanoTime() < busyUntil) {
             Thread.onSpinWait();
         }
         ByteBuffer response = a.with(JSON.writeValueAsBytes(id));

@@ -85,7 +85,11 @@ static int scan(const char *dir, int keep) {
 }
 
 static atomic_int hot_go, hot_done;
-static sem_t woken_go, woken_done, pinned_go, pinned_done;
+/** A second thread that sleeps on go, stats the second half, and posts done. */
+struct sleeper {
+    sem_t go, done;
+};
+static struct sleeper woken_sleeper, pinned_sleeper;
 
 static void *hot_worker(void *unused) {
     (void)unused;
@@ -101,32 +105,22 @@ static void *hot_worker(void *unused) {
     return NULL;
 }
 
-static void *woken_worker(void *unused) {
-    (void)unused;
+static void *sleeping_worker(void *arg) {
+    struct sleeper *w = arg;
     for (;;) {
-        sem_wait(&woken_go);
+        sem_wait(&w->go);
         stat_range(count / 2, count);
-        sem_post(&woken_done);
+        sem_post(&w->done);
     }
     return NULL;
 }
 
-static void *pinned_worker(void *unused) {
-    (void)unused;
-    for (;;) {
-        sem_wait(&pinned_go);
-        stat_range(count / 2, count);
-        sem_post(&pinned_done);
-    }
-    return NULL;
-}
-
-static double woken_round(sem_t *go, sem_t *done) {
+static double woken_round(struct sleeper *w) {
     usleep(2000);
     double t0 = now_ms();
-    sem_post(go);
+    sem_post(&w->go);
     stat_range(0, count / 2);
-    sem_wait(done);
+    sem_wait(&w->done);
     return now_ms() - t0;
 }
 
@@ -172,13 +166,14 @@ int main(int argc, char **argv) {
     int uring = rc == 0;
     if (!uring) fprintf(stderr, "io_uring unavailable: %s\n", strerror(-rc));
     pthread_t hot, woken, pinned;
-    sem_init(&woken_go, 0, 0);
-    sem_init(&woken_done, 0, 0);
-    sem_init(&pinned_go, 0, 0);
-    sem_init(&pinned_done, 0, 0);
+    struct sleeper *sleepers[] = {&woken_sleeper, &pinned_sleeper};
+    for (int i = 0; i < 2; i++) {
+        sem_init(&sleepers[i]->go, 0, 0);
+        sem_init(&sleepers[i]->done, 0, 0);
+    }
     pthread_create(&hot, NULL, hot_worker, NULL);
-    pthread_create(&woken, NULL, woken_worker, NULL);
-    pthread_create(&pinned, NULL, pinned_worker, NULL);
+    pthread_create(&woken, NULL, sleeping_worker, &woken_sleeper);
+    pthread_create(&pinned, NULL, sleeping_worker, &pinned_sleeper);
     cpu_set_t all, cpu0, cpu1;
     sched_getaffinity(0, sizeof all, &all);
     CPU_ZERO(&cpu0);
@@ -213,11 +208,11 @@ int main(int argc, char **argv) {
         }
         t_hot[i] = now_ms() - t0;
 
-        t_woken[i] = woken_round(&woken_go, &woken_done);
+        t_woken[i] = woken_round(&woken_sleeper);
 
         if (can_pin) {
             sched_setaffinity(0, sizeof cpu0, &cpu0);
-            t_pinned[i] = woken_round(&pinned_go, &pinned_done);
+            t_pinned[i] = woken_round(&pinned_sleeper);
             sched_setaffinity(0, sizeof all, &all);
         }
     }
