@@ -79,6 +79,7 @@ final class AgentWire {
         m.put("name", r.name());
         m.put("available", r.available());
         if (!r.available()) {
+            r.unavailableReason().ifPresent(reason -> m.put("unavailable_reason", reason));
             return m;
         }
         m.put("version", r.version().orElse(null));
@@ -94,7 +95,9 @@ final class AgentWire {
         WireFields f = WireFields.result(node);
         String name = f.string("name");
         if (!f.bool("available")) {
-            return RuntimeInfo.unavailable(name);
+            return f.optionalString("unavailable_reason")
+                    .map(reason -> RuntimeInfo.unavailable(name, reason))
+                    .orElseGet(() -> RuntimeInfo.unavailable(name));
         }
         String recovery = f.string("in_flight_recovery");
         return new RuntimeInfo(

@@ -7,6 +7,7 @@ import dev.serverfs.adapters.provider.ProviderChild;
 import dev.serverfs.adapters.provider.ProviderCommand;
 import dev.serverfs.adapters.provider.ProviderJson;
 import dev.serverfs.adapters.provider.ProviderProbe;
+import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.adapters.provider.ProviderTurns;
 import dev.serverfs.adapters.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
@@ -31,6 +32,7 @@ import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -65,11 +67,14 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
     static final Duration PROBE_CACHE = Duration.ofSeconds(30);
 
     private final ClaudeSettings settings;
+    private final ProviderSandbox sandbox;
     private final ProviderTurns<Turn> turns = new ProviderTurns<>("Claude", STOP, CANCEL_GRACE);
     private final CachedVersion probedVersion = new CachedVersion(this::runProbe, PROBE_CACHE);
 
-    public ClaudeAgentRuntime(ClaudeSettings settings) {
+    /** {@code sandbox} builds each child's filesystem view (issue 25). */
+    public ClaudeAgentRuntime(ClaudeSettings settings, ProviderSandbox sandbox) {
         this.settings = settings;
+        this.sandbox = sandbox;
     }
 
     @Override
@@ -79,6 +84,10 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
 
     @Override
     public RuntimeInfo probe() {
+        Optional<String> unconfinable = sandbox.unavailableReason();
+        if (unconfinable.isPresent()) {
+            return RuntimeInfo.unavailable(RuntimeName.CLAUDE.wire(), unconfinable.get());
+        }
         Optional<String> version = probedVersion.get();
         if (version.isEmpty()) {
             return RuntimeInfo.unavailable(RuntimeName.CLAUDE.wire());
@@ -102,13 +111,15 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
     @Override
     public TurnOutcome runTurn(TurnRequest request, RunContext context) {
         Optional<String> resume = request.resumeFrom().flatMap(NativeIds::sessionId);
+        Map<String, String> environment = ClaudeCommandLine.environment(settings.environment());
+        ProviderCommand command = new ProviderCommand(
+                ClaudeCommandLine.argv(settings.bin(), request.profile(), resume),
+                request.workingDirectory(),
+                environment,
+                MAX_LINE_BYTES);
         return turns.run(
                 request.taskId(),
-                new ProviderCommand(
-                        ClaudeCommandLine.argv(settings.bin(), request.profile(), resume),
-                        request.workingDirectory(),
-                        ClaudeCommandLine.environment(settings.environment()),
-                        MAX_LINE_BYTES),
+                sandbox.wrap(command, request.view(), ClaudeCommandLine.grants(settings.bin(), environment)),
                 context,
                 child -> new Turn(child, context, request.profile(), resume, request.prompt()),
                 Turn::converse);

@@ -1,6 +1,8 @@
 package dev.serverfs.adapters.claude;
 
+import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.domain.task.TaskProfile;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -108,6 +110,34 @@ final class ClaudeCommandLine {
             argv.add(id);
         });
         return List.copyOf(argv);
+    }
+
+    /**
+     * What a Claude child needs in its view (issue 25): its configuration read-write ({@code CLAUDE_CONFIG_DIR}, else
+     * {@code ~/.claude} and {@code ~/.claude.json}), its installation read-only, and the offline shell as {@code
+     * CLAUDE_CODE_SHELL_PREFIX}: Claude runs every shell command through it, so commands have no network even once a
+     * human approved them.
+     */
+    static ProviderSandbox.Grants grants(String bin, Map<String, String> environment) {
+        List<Path> directories = new ArrayList<>();
+        List<Path> files = new ArrayList<>();
+        Optional<Path> configDir = Optional.ofNullable(environment.get("CLAUDE_CONFIG_DIR"))
+                .map(Path::of)
+                .filter(Path::isAbsolute);
+        Optional<Path> home =
+                Optional.ofNullable(environment.get("HOME")).map(Path::of).filter(Path::isAbsolute);
+        if (configDir.isPresent()) {
+            directories.add(configDir.get());
+        } else if (home.isPresent()) {
+            directories.add(home.get().resolve(".claude"));
+            files.add(home.get().resolve(".claude.json"));
+        }
+        return new ProviderSandbox.Grants(
+                directories,
+                files,
+                ProviderSandbox.installation(bin, environment.get("PATH")).stream()
+                        .toList(),
+                Optional.of("CLAUDE_CODE_SHELL_PREFIX"));
     }
 
     /** The child's whole environment: the allow-listed part of {@code caller}, then {@link #FORCED}. */

@@ -3,6 +3,7 @@ package dev.serverfs.adapters.codex;
 import dev.serverfs.adapters.provider.CachedVersion;
 import dev.serverfs.adapters.provider.ProviderCommand;
 import dev.serverfs.adapters.provider.ProviderProbe;
+import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.adapters.provider.ProviderTurns;
 import dev.serverfs.adapters.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
@@ -19,6 +20,7 @@ import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -49,11 +51,14 @@ public final class CodexAgentRuntime implements AgentRuntime {
     static final Duration PROBE_CACHE = Duration.ofSeconds(30);
 
     private final CodexSettings settings;
+    private final ProviderSandbox sandbox;
     private final ProviderTurns<CodexTurn> turns = new ProviderTurns<>("Codex", STOP, CANCEL_GRACE);
     private final CachedVersion version = new CachedVersion(this::runProbe, PROBE_CACHE);
 
-    public CodexAgentRuntime(CodexSettings settings) {
+    /** {@code sandbox} builds each child's filesystem view (issue 25). */
+    public CodexAgentRuntime(CodexSettings settings, ProviderSandbox sandbox) {
         this.settings = settings;
+        this.sandbox = sandbox;
     }
 
     @Override
@@ -63,6 +68,10 @@ public final class CodexAgentRuntime implements AgentRuntime {
 
     @Override
     public RuntimeInfo probe() {
+        Optional<String> unconfinable = sandbox.unavailableReason();
+        if (unconfinable.isPresent()) {
+            return RuntimeInfo.unavailable(RuntimeName.CODEX.wire(), unconfinable.get());
+        }
         Optional<String> v = version.get();
         if (v.isEmpty()) {
             return RuntimeInfo.unavailable(RuntimeName.CODEX.wire());
@@ -88,13 +97,15 @@ public final class CodexAgentRuntime implements AgentRuntime {
 
     @Override
     public TurnOutcome runTurn(TurnRequest request, RunContext context) {
+        Map<String, String> environment = CodexCommandLine.environment(settings.environment(), settings.codexHome());
+        ProviderCommand command = new ProviderCommand(
+                CodexCommandLine.argv(settings.bin()),
+                request.workingDirectory(),
+                environment,
+                settings.maxMessageBytes());
         return turns.run(
                 request.taskId(),
-                new ProviderCommand(
-                        CodexCommandLine.argv(settings.bin()),
-                        request.workingDirectory(),
-                        CodexCommandLine.environment(settings.environment(), settings.codexHome()),
-                        settings.maxMessageBytes()),
+                sandbox.wrap(command, request.view(), CodexCommandLine.grants(settings.bin(), environment)),
                 context,
                 child -> new CodexTurn(child, context, request, settings.requestTimeout()),
                 CodexTurn::run);

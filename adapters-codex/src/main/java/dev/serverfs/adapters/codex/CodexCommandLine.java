@@ -2,6 +2,7 @@ package dev.serverfs.adapters.codex;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.domain.task.TaskProfile;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -83,6 +84,24 @@ final class CodexCommandLine {
         codexHome.ifPresent(home -> env.put("CODEX_HOME", home.toString()));
         env.putAll(FORCED);
         return env;
+    }
+
+    /**
+     * What a Codex child needs in its view (issue 25): its {@code CODEX_HOME} (the child's, else {@code ~/.codex})
+     * read-write, its installation read-only. Its commands stay offline through Codex's own sandbox ({@code
+     * networkAccess: false} below), which runs nested inside the view.
+     */
+    static ProviderSandbox.Grants grants(String bin, Map<String, String> environment) {
+        Optional<Path> codexHome = Optional.ofNullable(environment.get("CODEX_HOME"))
+                .or(() -> Optional.ofNullable(environment.get("HOME")).map(home -> home + "/.codex"))
+                .map(Path::of)
+                .filter(Path::isAbsolute);
+        return new ProviderSandbox.Grants(
+                codexHome.stream().toList(),
+                List.of(),
+                ProviderSandbox.installation(bin, environment.get("PATH")).stream()
+                        .toList(),
+                Optional.empty());
     }
 
     /** {@code read-only} or {@code workspace-write}: the mode string {@code thread/start} takes. */

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.serverfs.adapters.provider.ProviderSandbox;
+import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.application.port.out.TurnRequest;
 import dev.serverfs.application.testing.RecordingRunContext;
@@ -41,8 +43,9 @@ class FakeAppServerIT {
         Path bin = dir.resolve("fake-codex");
         Files.writeString(bin, "#!/bin/sh\n" + script + "\n");
         Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwx------"));
-        return new CodexAgentRuntime(new CodexSettings(
-                bin.toString(), Optional.empty(), timeout, maxBytes, Map.of("PATH", "/usr/bin:/bin")));
+        return new CodexAgentRuntime(
+                new CodexSettings(bin.toString(), Optional.empty(), timeout, maxBytes, Map.of("PATH", "/usr/bin:/bin")),
+                ProviderSandbox.unconfined());
     }
 
     private TurnRequest request(Optional<NativeIds> resume) {
@@ -50,6 +53,7 @@ class FakeAppServerIT {
                 new TaskId("agt_" + "3".repeat(24)),
                 "Say hello",
                 dir,
+                new ProviderView(dir, true, List.of()),
                 TaskProfile.WORKSPACE_WRITE,
                 resume,
                 Instant.now().plusSeconds(60));
@@ -139,8 +143,10 @@ class FakeAppServerIT {
                 runtime("[ \"$1\" = --version ] && echo 'codex-cli 9.9.9'", Duration.ofSeconds(5), 1 << 20);
         assertEquals(Optional.of("9.9.9"), present.probe().version());
         assertTrue(present.probe().liveSteer());
-        CodexAgentRuntime missing = new CodexAgentRuntime(new CodexSettings(
-                dir.resolve("no-such-codex").toString(), Optional.empty(), Duration.ofSeconds(5), Map.of()));
+        CodexAgentRuntime missing = new CodexAgentRuntime(
+                new CodexSettings(
+                        dir.resolve("no-such-codex").toString(), Optional.empty(), Duration.ofSeconds(5), Map.of()),
+                ProviderSandbox.unconfined());
         assertEquals(false, missing.probe().available());
     }
 }

@@ -11,6 +11,7 @@ import dev.serverfs.application.port.in.RespondAgentApprovalUseCase;
 import dev.serverfs.application.port.in.SendAgentMessageUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnRequest;
 import dev.serverfs.application.service.agent.AgentService;
@@ -385,6 +386,7 @@ class FakeAgentRuntimeIT {
                                 task.id(),
                                 "hold:wait:",
                                 root,
+                                new ProviderView(root, true, List.of()),
                                 TaskProfile.WORKSPACE_WRITE,
                                 Optional.empty(),
                                 task.deadlineAt()),

@@ -14,11 +14,13 @@ import dev.serverfs.adapters.fs.linux.OpenFlags;
 import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.application.port.out.DirectoryListing;
 import dev.serverfs.application.port.out.HeldDirectory;
+import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.application.port.out.ReadableFile;
 import dev.serverfs.application.port.out.ReplaceableFile;
 import dev.serverfs.application.port.out.TextSearch;
 import dev.serverfs.application.port.out.TextSearchOutcome;
 import dev.serverfs.application.port.out.WalkVisitor;
+import dev.serverfs.application.port.out.WalkVisitor.WalkDecision;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.application.port.out.WorkdirMutations;
 import dev.serverfs.application.port.out.WorkingDirectories;
@@ -26,6 +28,8 @@ import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.file.FileStat;
 import dev.serverfs.domain.file.FileType;
 import dev.serverfs.domain.file.Revision;
+import dev.serverfs.domain.workdir.DenyRules;
+import dev.serverfs.domain.workdir.PathPolicy;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import java.nio.file.Path;
@@ -126,6 +130,26 @@ public final class LinuxWorkdirFileSystem
     public HeldDirectory hold(Workdir workdir, WorkdirPath path) {
         String label = label(workdir, path);
         return new NativeHeldDirectory(confinement.open(root(workdir, label), path, O_PATH | O_DIRECTORY, label));
+    }
+
+    @Override
+    public List<ProviderView.Concealed> deniedEntries(Workdir workdir, int limit) {
+        DenyRules deny = PathPolicy.of(workdir).denyRules();
+        List<ProviderView.Concealed> denied = new ArrayList<>();
+        walk(workdir, WorkdirPath.ROOT, (path, type) -> {
+            if (type == FileType.SYMLINK) {
+                return WalkDecision.SKIP; // never followed: its target is concealed, or not, by its own name
+            }
+            if (!deny.denies(path)) {
+                return WalkDecision.CONTINUE;
+            }
+            if (denied.size() == limit) {
+                throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label(workdir, WorkdirPath.ROOT));
+            }
+            denied.add(new ProviderView.Concealed(path, type == FileType.DIRECTORY));
+            return WalkDecision.SKIP;
+        });
+        return List.copyOf(denied);
     }
 
     @Override

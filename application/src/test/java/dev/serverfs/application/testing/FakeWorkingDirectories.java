@@ -1,12 +1,14 @@
 package dev.serverfs.application.testing;
 
 import dev.serverfs.application.port.out.HeldDirectory;
+import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.application.port.out.WorkingDirectories;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.workdir.PathFailure;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,6 +32,12 @@ public final class FakeWorkingDirectories implements WorkingDirectories {
     /** Directories held and not yet closed. */
     public int held() {
         return held.get();
+    }
+
+    /** No entry is deny-listed here: the deny walk is the real adapter's, tested there. */
+    @Override
+    public List<ProviderView.Concealed> deniedEntries(Workdir workdir, int limit) {
+        return List.of();
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.serverfs.adapters.codex.CodexSettings;
 import dev.serverfs.adapters.fake.FakeAgentRuntime;
 import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
+import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
 import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.out.AgentRuntime;
@@ -69,25 +70,44 @@ public final class EmbeddedAgent implements AutoCloseable {
         return start(
                 config.agent(),
                 config.workdirs(),
-                runtimes(config.agent()),
+                runtimes(config.agent(), sandbox(config)),
                 ServerFsProcess.fakeProviderArgv(),
                 Clock.systemUTC(),
                 ServerFsVersion.version(),
                 sharedLockGid);
     }
 
-    private static List<AgentRuntime> runtimes(ServerFsConfig.Agent agent) {
+    private static List<AgentRuntime> runtimes(ServerFsConfig.Agent agent, ProviderSandbox sandbox) {
         List<AgentRuntime> runtimes = new ArrayList<>();
         if (agent.enabledRuntimes().contains(RuntimeName.CODEX.wire())) {
             ServerFsConfig.Codex codex = agent.codex();
             runtimes.add(new CodexAgentRuntime(
-                    new CodexSettings(codex.bin(), codex.codexHome(), codex.requestTimeout(), System.getenv())));
+                    new CodexSettings(codex.bin(), codex.codexHome(), codex.requestTimeout(), System.getenv()),
+                    sandbox));
         }
         if (agent.enabledRuntimes().contains(RuntimeName.CLAUDE.wire())) {
             runtimes.add(new ClaudeAgentRuntime(
-                    new ClaudeSettings(agent.claude().bin(), agent.claude().probeTimeout(), System.getenv())));
+                    new ClaudeSettings(agent.claude().bin(), agent.claude().probeTimeout(), System.getenv()), sandbox));
         }
         return runtimes;
+    }
+
+    /**
+     * The provider children's filesystem view (issue 25): bubblewrap, unless the operator opted out; ServerFS' own
+     * state, locks and socket directory, and every workdir, concealed from each child.
+     */
+    static ProviderSandbox sandbox(ServerFsConfig config) {
+        ServerFsConfig.Sandbox settings = config.agent().sandbox();
+        if (settings.allowUnconfined()) {
+            return ProviderSandbox.unconfined();
+        }
+        List<Path> serverPaths = new ArrayList<>();
+        config.agent().stateDir().ifPresent(serverPaths::add);
+        serverPaths.add(config.agent().lockDir());
+        Optional.ofNullable(config.agent().bridgeSocket().getParent()).ifPresent(serverPaths::add);
+        config.workdirs().all().forEach(w -> serverPaths.add(w.root()));
+        return ProviderSandbox.confined(
+                settings.bwrapBin(), System.getenv("PATH"), settings.readOnlyPaths(), serverPaths);
     }
 
     /** {@link #start(ServerFsConfig.Agent, Workdirs, List, List, Clock, String, Optional)} with private lock modes. */

@@ -70,7 +70,11 @@ final class AgentRules {
                         Duration.ofSeconds(AgentSettings.CLAUDE_PROBE_TIMEOUT_SECONDS.get(vars))),
                 codex(),
                 AgentSettings.PEER_UID.find(vars),
-                AgentSettings.PEER_GID.find(vars));
+                AgentSettings.PEER_GID.find(vars),
+                new ServerFsConfig.Sandbox(
+                        AgentSettings.ALLOW_UNCONFINED.get(vars),
+                        AgentSettings.BWRAP_BIN.get(vars),
+                        AgentSettings.SANDBOX_READ_ONLY_PATHS.get(vars)));
     }
 
     /**

@@ -189,6 +189,40 @@ public final class AgentSettings {
             "false",
             "The reference's daemon autostart: accepted, unused (ServerFS starts every Codex child itself).");
 
+    /** A comma list of absolute paths; a relative one is an error. */
+    static final Style<List<Path>> ABSOLUTE_PATHS = new Style<>("comma list of absolute paths", (vars, name) -> {
+        List<Path> paths = new ArrayList<>();
+        for (String item : vars.commaList(name)) {
+            Path p = Path.of(item);
+            if (!p.isAbsolute()) {
+                throw new ConfigurationException(name + " must list absolute paths");
+            }
+            paths.add(p.normalize());
+        }
+        return Optional.of(List.copyOf(paths));
+    });
+
+    public static final Setting<Boolean> ALLOW_UNCONFINED = Setting.of(
+            "SERVERFS_AGENT_ALLOW_UNCONFINED",
+            AGENT,
+            Style.strictBool(),
+            "false",
+            "true: run codex and claude without their filesystem view where bubblewrap cannot build it (logged at"
+                    + " every start; see docs/AGENTS.md).");
+    public static final Setting<String> BWRAP_BIN = Setting.of(
+            "SERVERFS_AGENT_BWRAP_BIN",
+            AGENT,
+            Style.text("program name or path"),
+            "bwrap",
+            "The bubblewrap executable that builds each provider child's filesystem view (a program on PATH or a"
+                    + " path).");
+    public static final Setting<List<Path>> SANDBOX_READ_ONLY_PATHS = Setting.of(
+            "SERVERFS_AGENT_SANDBOX_READ_ONLY_PATHS",
+            AGENT,
+            ABSOLUTE_PATHS,
+            "",
+            "Extra paths a provider child sees read-only besides /usr and /etc (toolchains under /opt, say).");
+
     static final List<Setting<?>> ALL = List.of(
             BRIDGE_ENABLED,
             AGENT_MODE,
@@ -214,7 +248,10 @@ public final class AgentSettings {
             REFERENCE_CODEX_BIN,
             CODEX_HOME,
             CODEX_REQUEST_TIMEOUT_SECONDS,
-            CODEX_AUTOSTART);
+            CODEX_AUTOSTART,
+            ALLOW_UNCONFINED,
+            BWRAP_BIN,
+            SANDBOX_READ_ONLY_PATHS);
 
     private AgentSettings() {}
 

@@ -113,7 +113,8 @@ public record ServerFsConfig(
             Claude claude,
             Codex codex,
             Optional<Integer> peerUid,
-            Optional<Integer> peerGid) {
+            Optional<Integer> peerGid,
+            Sandbox sandbox) {
         /** Without provider settings: {@code claude} and {@code codex} on {@code PATH}, their default bounds. */
         public Agent(
                 boolean bridgeEnabled,
@@ -144,7 +145,8 @@ public record ServerFsConfig(
                     Claude.DEFAULTS,
                     Codex.DEFAULTS,
                     Optional.empty(),
-                    Optional.empty());
+                    Optional.empty(),
+                    Sandbox.DEFAULTS);
         }
 
         public Agent {
@@ -160,6 +162,7 @@ public record ServerFsConfig(
             Objects.requireNonNull(codex, "codex");
             Objects.requireNonNull(peerUid, "peerUid");
             Objects.requireNonNull(peerGid, "peerGid");
+            Objects.requireNonNull(sandbox, "sandbox");
         }
 
         /**
@@ -183,12 +186,32 @@ public record ServerFsConfig(
                     claude,
                     codex,
                     peerUid,
-                    peerGid);
+                    peerGid,
+                    sandbox);
         }
 
         @Override
         public String toString() {
             return "Agent[bridgeEnabled=" + bridgeEnabled + ", embedded=" + embedded + "]";
+        }
+    }
+
+    /**
+     * How provider children are confined (issue 25): {@code SERVERFS_AGENT_ALLOW_UNCONFINED} (the operator's opt-out
+     * where the view cannot be built), {@code SERVERFS_AGENT_BWRAP_BIN} and {@code
+     * SERVERFS_AGENT_SANDBOX_READ_ONLY_PATHS}. {@link #toString} shows no path.
+     */
+    public record Sandbox(boolean allowUnconfined, String bwrapBin, List<Path> readOnlyPaths) {
+        public static final Sandbox DEFAULTS = new Sandbox(false, "bwrap", List.of());
+
+        public Sandbox {
+            Objects.requireNonNull(bwrapBin, "bwrapBin");
+            readOnlyPaths = List.copyOf(readOnlyPaths);
+        }
+
+        @Override
+        public String toString() {
+            return "Sandbox[allowUnconfined=" + allowUnconfined + "]";
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.serverfs.bootstrap.config;
 
-import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
 import dev.serverfs.domain.workdir.Workdir;
@@ -123,15 +122,6 @@ final class WorkdirSlots {
         if (mode == AgentMode.WORKSPACE_WRITE && readOnly) {
             throw new ConfigurationException(
                     p + "AGENT_MODE is workspace-write but the workdir is read-only (" + p + "READ_ONLY)");
-        }
-        for (String runtime : runtimes) {
-            boolean needsWrite = RuntimeName.fromWire(runtime)
-                    .map(RuntimeName::workspaceWriteOnly)
-                    .orElse(false);
-            if (needsWrite && mode != AgentMode.WORKSPACE_WRITE) {
-                throw new ConfigurationException(
-                        p + "AGENT_RUNTIMES: runtime " + runtime + " needs agent mode workspace-write " + modeVars);
-            }
         }
         return new WorkdirPolicy(
                 in(slot, WorkdirSettings.ALLOW_HIDDEN).orElse(global.allowHidden()),

@@ -61,5 +61,15 @@ public final class StartupEvents {
                 .addKeyValue("file_ingress_enabled", config.fileIngress().enabled())
                 .addKeyValue("agent_enabled_workdirs", agentEnabled)
                 .log();
+        if (agentEnabled > 0 && config.agent().sandbox().allowUnconfined()) {
+            // issue 25: the opt-out is never silent; said at every start of a process that runs providers
+            LOG.atWarn()
+                    .setMessage("agent_unconfined")
+                    .addKeyValue(
+                            "reason",
+                            "SERVERFS_AGENT_ALLOW_UNCONFINED=true: codex and claude children see everything the server"
+                                    + " sees")
+                    .log();
+        }
     }
 }

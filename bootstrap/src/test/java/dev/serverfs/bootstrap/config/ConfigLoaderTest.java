@@ -614,15 +614,15 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void codex_and_claude_need_workspace_write() {
+    void codex_and_claude_may_review_a_read_only_workdir() throws Exception {
         bridge();
         docsWorkdir();
         env.put("WORKDIR_01_AGENT_MODE", "review");
-        for (String runtime : List.of("codex", "claude")) {
-            env.put("WORKDIR_01_AGENT_RUNTIMES", runtime);
-            assertRejected("WORKDIR_01_AGENT_RUNTIMES: runtime " + runtime + " needs agent mode workspace-write"
-                    + " (WORKDIR_01_AGENT_MODE or SERVERFS_AGENT_MODE)");
-        }
+        env.put("WORKDIR_01_AGENT_RUNTIMES", "codex,claude");
+        ServerFsConfig c = load();
+        assertEquals(AgentMode.REVIEW, c.workdirs().require("docs").policy().agentMode());
+        assertEquals(
+                Set.of("claude", "codex"), c.workdirs().require("docs").policy().agentRuntimes());
     }
 
     @Test

@@ -36,6 +36,11 @@ class AgentBridgeUnavailableIT {
         env.put("WORKDIR_01_READ_ONLY", "false");
         env.put("WORKDIR_01_AGENT_MODE", "workspace-write");
         env.put("WORKDIR_01_AGENT_RUNTIMES", "codex");
+        env.put("WORKDIR_02_ALIAS", "docs");
+        env.put("WORKDIR_02_PATH", Files.createDirectories(dir.resolve("docs")).toString());
+        env.put("WORKDIR_02_READ_ONLY", "true");
+        env.put("WORKDIR_02_AGENT_MODE", "review");
+        env.put("WORKDIR_02_AGENT_RUNTIMES", "codex");
         ServerFsConfig config = ConfigLoader.load(env, Optional.empty());
         try (ServeWiring serving = ServeWiring.start(config)) {
             assertTrue(serving.server().toolNames().contains("cancel_agent_task"));
@@ -50,8 +55,9 @@ class AgentBridgeUnavailableIT {
                     "NOT_A_DIRECTORY", mcp.call("submit_agent_task", onFile).code(), "checked before the Bridge");
             assertEquals(
                     "AGENT_PROFILE_NOT_ALLOWED",
-                    mcp.call("submit_agent_task", AgentServeIT.submit("proj", "codex", "x", "review"))
-                            .code());
+                    mcp.call("submit_agent_task", AgentServeIT.submit("docs", "codex", "x", "workspace-write"))
+                            .code(),
+                    "checked before the Bridge");
             String unknown = "agt_" + "0".repeat(24);
             assertEquals(
                     "AGENT_BRIDGE_UNAVAILABLE",

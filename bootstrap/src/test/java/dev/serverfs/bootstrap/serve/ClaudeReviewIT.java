@@ -4,40 +4,29 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.serverfs.adapters.claude.ClaudeAgentRuntime;
-import dev.serverfs.adapters.claude.ClaudeSettings;
-import dev.serverfs.application.port.out.TurnOutcome;
-import dev.serverfs.application.port.out.TurnRequest;
-import dev.serverfs.application.testing.RecordingRunContext;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.serverfs.bootstrap.serve.MockMessagesApi.Reply;
-import dev.serverfs.domain.task.TaskId;
-import dev.serverfs.domain.task.TaskProfile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code review} profile of runtime {@code claude} (issue 13 item 3) against the real CLI and the mock model: the
- * model asks for {@code Write}, then {@code Bash}, then {@code Edit}; no file of the workdir changes and no human is
- * asked. Run through the runtime itself, because the task authorization of this build accepts {@code claude} only
- * with {@code workspace-write} (reference §3.2); the callbacks only record what the runtime reports.
+ * A {@code review} task of runtime {@code claude} end to end (issues 13 item 3, 25): a real {@code serve} whose workdir
+ * is read-only in {@code review} mode, the real CLI and the mock model, which asks for {@code Write}, then {@code
+ * Bash}, then {@code Edit}. The task succeeds, no file of the workdir changes, no human is asked, and the writer lease
+ * is never taken.
  */
 class ClaudeReviewIT {
 
     @Test
-    void a_review_turn_cannot_change_any_file_in_the_workdir(@TempDir Path dir) throws Exception {
+    void a_review_task_succeeds_without_changing_any_file(@TempDir Path dir) throws Exception {
         Path bin = ClaudeCode.binary();
-        Path home = Files.createDirectories(dir.resolve("home"));
-        Path work = Files.createDirectories(dir.resolve("work"));
-        Files.writeString(work.resolve("keep.txt"), "original\n");
+        Path work = dir.resolve("proj");
         String write = "{\"file_path\":\"" + work.resolve("new.txt") + "\",\"content\":\"written\\n\"}";
         String bash = "{\"command\":\"touch by-bash.txt; echo changed > keep.txt\",\"description\":\"Change files\"}";
         String edit = "{\"file_path\":\"" + work.resolve("keep.txt")
@@ -54,34 +43,26 @@ class ClaudeReviewIT {
             }
             return new Reply.Text("Reviewed without changes.");
         };
-        try (MockMessagesApi mock = MockMessagesApi.start(script)) {
-            Map<String, String> env = new HashMap<>(System.getenv());
-            env.put("HOME", home.toString());
-            env.put("ANTHROPIC_BASE_URL", mock.baseUrl());
-            env.put("ANTHROPIC_API_KEY", "sk-ant-mock-key");
-            ClaudeAgentRuntime runtime =
-                    new ClaudeAgentRuntime(new ClaudeSettings(bin.toString(), Duration.ofSeconds(5), env));
-            RecordingRunContext context = new RecordingRunContext();
-            TaskId id = new TaskId("agt_" + "1".repeat(24));
-            TurnOutcome outcome = runtime.runTurn(
-                    new TurnRequest(
-                            id,
-                            "Review this project",
-                            work,
-                            TaskProfile.REVIEW,
-                            Optional.empty(),
-                            Instant.now().plusSeconds(600)),
-                    context);
+        Files.createDirectories(work);
+        Files.writeString(work.resolve("keep.txt"), "original\n");
+        try (ProviderWorld<MockMessagesApi> world = ClaudeWorld.start(
+                dir, bin, script, Map.of("WORKDIR_01_READ_ONLY", "true", "WORKDIR_01_AGENT_MODE", "review"))) {
+            String id = world.submit("Review this project", "review");
+            JsonNode task = world.awaitStatus(id, "succeeded");
 
-            assertEquals("Reviewed without changes.", outcome.finalResponse());
-            assertEquals(List.of(), context.asked, "a review turn never asks a human to allow a change");
+            assertEquals("Reviewed without changes.", task.get("final_response").asText());
+            assertEquals("review", task.get("profile").asText());
+            assertFalse(
+                    world.probe.eventTypes(id).stream().anyMatch(t -> t.equals("approval.requested")),
+                    "a review task never asks a human to allow a change");
             try (Stream<Path> files = Files.list(work)) {
                 assertEquals(List.of(work.resolve("keep.txt")), files.toList(), "no file created");
             }
             assertEquals("original\n", Files.readString(work.resolve("keep.txt")), "no file changed");
             for (String tool : List.of("toolu_write", "toolu_bash", "toolu_edit")) {
                 assertTrue(
-                        mock.requests()
+                        world.mock
+                                .requests()
                                 .getLast()
                                 .toolResult(tool)
                                 .orElseThrow()
@@ -89,8 +70,9 @@ class ClaudeReviewIT {
                                 .asBoolean(),
                         tool + " was refused");
             }
-            assertFalse(mock.requests().getFirst().toolNames().contains("Bash"), "the write tools are not offered");
-            assertTrue(context.childGone(), "pid and start time recorded; the child is gone when the turn returns");
+            assertFalse(
+                    world.mock.requests().getFirst().toolNames().contains("Bash"), "the write tools are not offered");
         }
+        PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
     }
 }

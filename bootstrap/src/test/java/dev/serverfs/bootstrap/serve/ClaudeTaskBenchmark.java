@@ -2,7 +2,6 @@ package dev.serverfs.bootstrap.serve;
 
 import dev.serverfs.bootstrap.serve.MockMessagesApi.Reply;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link ProviderTaskBench} (the first provider event, {@code turn.started}, is Claude's {@code system/init}).
  *
  * <pre>mvn -B -q -pl bootstrap -am verify -Dtest=ClaudeTaskBenchmark -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ *
+ * <p>{@code -DproviderBench.unconfined=true} runs the children without their provider view, for the side-by-side
+ * rows of BENCHMARKS.md "Provider view".
  */
 class ClaudeTaskBenchmark {
     private static final int TASKS = Integer.getInteger("claudeBench.tasks", 12);
@@ -19,8 +21,8 @@ class ClaudeTaskBenchmark {
     @Test
     void measure(@TempDir Path dir) throws Exception {
         Path bin = ClaudeCode.binary();
-        try (ProviderWorld<MockMessagesApi> world = ClaudeWorld.start(
-                dir, bin, r -> new Reply.Text("Hello from the mock"), Map.of("SERVERFS_LOG_LEVEL", "WARN"))) {
+        try (ProviderWorld<MockMessagesApi> world =
+                ClaudeWorld.start(dir, bin, r -> new Reply.Text("Hello from the mock"), ProviderTaskBench.settings())) {
             world.serve.close(); // the bench starts its own serve with the same world
             world.vars.put("SERVERFS_PORT", Integer.toString(ServeProcess.freePort()));
             ProviderTaskBench.measure("claude", world.vars, world.locks, TASKS);

@@ -5,22 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.serverfs.adapters.codex.CodexAgentRuntime;
-import dev.serverfs.adapters.codex.CodexSettings;
-import dev.serverfs.application.port.out.TurnOutcome;
-import dev.serverfs.application.port.out.TurnRequest;
-import dev.serverfs.application.testing.RecordingRunContext;
 import dev.serverfs.bootstrap.serve.MockResponsesApi.Reply;
-import dev.serverfs.domain.task.TaskId;
-import dev.serverfs.domain.task.TaskProfile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -32,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The profile policy of the {@code codex} runtime against the real Codex sandbox (issue 12 "Policy"; PROVIDERS.md
  * "Sandbox caveat"): a {@code workspace-write} task cannot create a file in {@code /tmp}, which Codex's own
  * {@code workspace-write} leaves writable, and a {@code review} turn cannot create any file, with or without asking
- * for escalation (a review turn never asks). The review turn runs on the runtime itself: the task authorization of
- * this build accepts {@code codex} only with {@code workspace-write} (reference §3.2).
+ * for escalation (a review task never asks), run end to end as a {@code review} task in a {@code review} workdir
+ * (issue 25).
  */
 class CodexSandboxIT {
     private static Path bin;
@@ -112,6 +102,7 @@ class CodexSandboxIT {
             JsonNode task = finishDenying(world, id);
             assertEquals("Done trying.", task.get("final_response").asText());
             assertFalse(Files.exists(outside), "the sandbox kept /tmp read-only");
+            System.err.println("DEBUG-OUT " + world.mock.requests().get(1).callOutput("call_1"));
             assertTrue(Files.exists(world.proj.resolve("inside.txt")), "the workdir is writable");
             String first = world.mock
                     .requests()
@@ -126,37 +117,24 @@ class CodexSandboxIT {
     }
 
     @Test
-    void a_review_turn_cannot_create_any_file_and_never_asks() throws Exception {
-        Path home = Files.createDirectories(dir.resolve("home"));
-        Path codexHome = Files.createDirectories(dir.resolve("codex-home"));
-        Path work = Files.createDirectories(dir.resolve("work"));
+    void a_review_task_in_a_review_workdir_cannot_create_any_file_and_never_asks() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("proj"));
         Files.writeString(work.resolve("keep.txt"), "original\n");
-        try (MockResponsesApi mock =
-                MockResponsesApi.start(twoCommands("touch review.txt; echo changed > keep.txt", "touch review2.txt"))) {
-            Files.writeString(codexHome.resolve("config.toml"), CodexWorld.config(mock.baseUrl(), work));
-            Map<String, String> env = new HashMap<>(System.getenv());
-            env.put("HOME", home.toString());
-            env.put("OPENAI_API_KEY", "sk-mock-key");
-            CodexAgentRuntime runtime = new CodexAgentRuntime(
-                    new CodexSettings(bin.toString(), Optional.of(codexHome), Duration.ofSeconds(10), env));
-            RecordingRunContext context = new RecordingRunContext();
-            TurnOutcome outcome = runtime.runTurn(
-                    new TurnRequest(
-                            new TaskId("agt_" + "2".repeat(24)),
-                            "Review this project",
-                            work,
-                            TaskProfile.REVIEW,
-                            Optional.empty(),
-                            Instant.now().plusSeconds(600)),
-                    context);
-            assertEquals("Done trying.", outcome.finalResponse());
-            assertEquals(List.of(), context.asked, "a review turn never asks a human to allow a change");
-            try (Stream<Path> files = Files.list(work)) {
-                assertEquals(List.of(work.resolve("keep.txt")), files.toList(), "no file created");
-            }
-            assertEquals("original\n", Files.readString(work.resolve("keep.txt")), "no file changed");
-            assertEquals(3, mock.requests().size(), "both commands were tried and refused");
-            assertTrue(context.childGone(), "the child is gone when the turn returns");
+        world = CodexWorld.start(
+                dir,
+                bin,
+                twoCommands("touch review.txt; echo changed > keep.txt", "touch review2.txt"),
+                Map.of("WORKDIR_01_READ_ONLY", "true", "WORKDIR_01_AGENT_MODE", "review"));
+        String id = world.submit("Review this project", "review");
+        JsonNode task = world.awaitStatus(id, "succeeded");
+        assertEquals("Done trying.", task.get("final_response").asText());
+        assertFalse(
+                world.probe.eventTypes(id).contains("approval.requested"),
+                "a review task never asks a human to allow a change");
+        try (Stream<Path> files = Files.list(work)) {
+            assertEquals(List.of(work.resolve("keep.txt")), files.toList(), "no file created");
         }
+        assertEquals("original\n", Files.readString(work.resolve("keep.txt")), "no file changed");
+        assertEquals(3, world.mock.requests().size(), "both commands were tried and refused");
     }
 }

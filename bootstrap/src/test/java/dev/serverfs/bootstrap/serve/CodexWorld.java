@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * One Codex test's {@link ProviderWorld}: besides {@code HOME}, a {@code CODEX_HOME} whose {@code config.toml} points
+ * One Codex test's {@link ProviderWorld}: besides {@code HOME}, a {@code CODEX_HOME} (under {@code target/}) whose {@code config.toml} points
  * the {@code mock} provider at this test's {@link MockResponsesApi} (no retries: Codex retries an unreachable
  * endpoint for ever, PROVIDERS.md (f)) and a task timeout of 120 s.
  */
@@ -15,7 +15,10 @@ final class CodexWorld {
 
     static ProviderWorld<MockResponsesApi> start(
             Path dir, Path bin, MockResponsesApi.Script script, Map<String, String> extra) throws Exception {
-        Path codexHome = Files.createDirectories(dir.resolve("codex-home"));
+        // Not beneath /tmp, where @TempDir is: Codex refuses to place its sandbox helper (codex-linux-sandbox) in a
+        // CODEX_HOME under the temporary directory, and its own sandbox then cannot run a command at all.
+        Path codexHome = Files.createTempDirectory(
+                Files.createDirectories(Path.of("target", "codex-homes").toAbsolutePath()), "codex-home-");
         MockResponsesApi mock = MockResponsesApi.start(script);
         try {
             Files.writeString(

@@ -73,6 +73,18 @@ final class PinnedCli {
                 .toList();
     }
 
+    /**
+     * Whether {@code pid} (a provider child as the recovery guard records it: the bubblewrap process of its sandbox,
+     * issue 25) is alive with a process running {@code bin} beneath it.
+     */
+    static boolean runsUnder(Path bin, long pid) {
+        List<ProcessHandle> running = running(bin);
+        return ProcessHandle.of(pid)
+                .map(p -> running.stream()
+                        .anyMatch(r -> r.pid() == pid || p.descendants().anyMatch(d -> d.pid() == r.pid())))
+                .orElse(false);
+    }
+
     /** After a test: no process runs {@code bin} once {@code bound} passed; any that does is killed, and fails it. */
     static void assertNoneLeft(Path bin, Duration bound) {
         List<ProcessHandle> left = awaitNone(bin, bound);

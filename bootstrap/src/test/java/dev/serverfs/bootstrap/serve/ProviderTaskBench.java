@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
 
 /**
  * The measurement loop of the provider task benchmarks ({@link ClaudeTaskBenchmark}, {@link CodexTaskBenchmark}):
@@ -22,6 +23,16 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class ProviderTaskBench {
     private ProviderTaskBench() {}
+
+    /**
+     * The benchmark's settings: quiet logs, and the children without their provider view when {@code
+     * -DproviderBench.unconfined=true} (issue 25: the view's cost side by side).
+     */
+    static Map<String, String> settings() {
+        return Boolean.getBoolean("providerBench.unconfined")
+                ? Map.of("SERVERFS_LOG_LEVEL", "WARN", "SERVERFS_AGENT_ALLOW_UNCONFINED", "true")
+                : Map.of("SERVERFS_LOG_LEVEL", "WARN");
+    }
 
     static void measure(String runtime, Map<String, String> env, Path locks, int tasks) throws Exception {
         try (ServeProcess serve = ServeProcess.start(env)) {
@@ -79,27 +90,37 @@ final class ProviderTaskBench {
         }
     }
 
-    /** Follows the pid the guard records and keeps the highest VmHWM seen until interrupted. */
+    /**
+     * Follows the pid the guard records, and the processes beneath it (the guard records the provider view's
+     * bubblewrap, the provider runs under it), and keeps the highest VmHWM of one of them until interrupted.
+     */
     private static void samplePeak(FlockWriterLeases leases, AtomicLong peakKb) {
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                leases.readGuard(1).flatMap(g -> g.provider()).ifPresent(p -> {
-                    try {
-                        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(p.pid()), "status"))) {
-                            if (line.startsWith("VmHWM:")) {
-                                long kb = Long.parseLong(line.replaceAll("[^0-9]", ""));
-                                peakKb.accumulateAndGet(kb, Math::max);
-                            }
-                        }
-                    } catch (IOException | RuntimeException gone) {
-                        // the child exited between the guard read and the status read
-                    }
-                });
+                leases.readGuard(1)
+                        .flatMap(g -> g.provider())
+                        .flatMap(p -> ProcessHandle.of(p.pid()))
+                        .ifPresent(child -> Stream.concat(Stream.of(child), child.descendants())
+                                .forEach(p -> peakKb.accumulateAndGet(peakKb(p.pid()), Math::max)));
             } catch (RuntimeException e) {
                 // guard mid-replace: look again
             }
             LockSupport.parkNanos(10_000_000);
         }
+    }
+
+    /** The process' VmHWM in KiB; 0 once it is gone. */
+    private static long peakKb(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | RuntimeException gone) {
+            // the process exited between the guard read and the status read
+        }
+        return 0;
     }
 
     private static long median(List<Long> values) {

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * One real-provider test's world: its own {@code HOME}, a read-write workdir {@code proj} in {@code workspace-write}
  * mode allowing only {@code runtime}, the state and lock directories, the provider's mock model API, a real {@code
- * serverfs serve} with the embedded Agent service and an MCP client. {@link CodexWorld} and {@link ClaudeWorld} add
+ * serverfs serve} with the embedded Agent service (or, with {@code SERVERFS_AGENT_EMBEDDED=false}, a {@code serverfs
+ * bridge} beside it) and an MCP client. {@link CodexWorld} and {@link ClaudeWorld} add
  * what their CLI needs. Closing it stops {@code serve}, then the mock.
  */
 final class ProviderWorld<M extends AutoCloseable> implements AutoCloseable {
@@ -23,6 +24,9 @@ final class ProviderWorld<M extends AutoCloseable> implements AutoCloseable {
     final Map<String, String> vars = new HashMap<>();
 
     private final String runtime;
+    /** The split deployment's {@code serverfs bridge}, when {@code extra} set {@code SERVERFS_AGENT_EMBEDDED=false}. */
+    ServeProcess bridge;
+
     ServeProcess serve;
     McpTestClient mcp;
     AgentProbe probe;
@@ -64,8 +68,17 @@ final class ProviderWorld<M extends AutoCloseable> implements AutoCloseable {
         }
     }
 
-    /** A fresh {@code serve} on a free port with {@link #vars} (e.g. after the previous one was stopped). */
+    /**
+     * A fresh {@code serve} on a free port with {@link #vars} (e.g. after the previous one was stopped); in the split
+     * deployment the Bridge is started first, once.
+     */
     void startServe() throws Exception {
+        if (!"true".equals(vars.get("SERVERFS_AGENT_EMBEDDED")) && bridge == null) {
+            vars.put(
+                    "SERVERFS_AGENT_BRIDGE_SOCKET",
+                    state.resolveSibling("run").resolve("bridge.sock").toString());
+            bridge = BridgeProcess.startReady(vars);
+        }
         vars.put("SERVERFS_PORT", Integer.toString(ServeProcess.freePort()));
         serve = ServeProcess.start(vars);
         mcp = new McpTestClient(serve.awaitUrl(AgentProbe.WAIT));
@@ -101,7 +114,13 @@ final class ProviderWorld<M extends AutoCloseable> implements AutoCloseable {
                 serve.close();
             }
         } finally {
-            mock.close();
+            try {
+                if (bridge != null) {
+                    bridge.close();
+                }
+            } finally {
+                mock.close();
+            }
         }
     }
 }

@@ -10,9 +10,10 @@ import java.util.Objects;
 /**
  * Who may delegate what where (reference §3.2, §4.3), checked once per submit and in this order: the workdir
  * exists ({@code WORKDIR_NOT_FOUND}), its Agent mode is not disabled ({@code AGENT_DISABLED}), the runtime is on
- * its allow-list ({@code AGENT_RUNTIME_NOT_ALLOWED}), the profile is known, within the mode and — when it holds the
- * writer lease — on a read-write workdir, and the native runtimes run only as workspace-write ({@code
- * AGENT_PROFILE_NOT_ALLOWED}). Pure.
+ * its allow-list ({@code AGENT_RUNTIME_NOT_ALLOWED}), and the profile is known, within the mode and — when it holds
+ * the writer lease — on a read-write workdir ({@code AGENT_PROFILE_NOT_ALLOWED}). Unlike the reference (§3.2), the
+ * native runtimes may run {@code review} too: their children see the workdir read-only through the provider view
+ * (issue 25), so the read-only promise no longer rests on the provider's own sandbox. Pure.
  */
 public final class AgentAccessPolicy {
     private AgentAccessPolicy() {}
@@ -39,13 +40,6 @@ public final class AgentAccessPolicy {
         if (profile.rank() > mode.rank() || (profile.holdsWriterLease() && !workdir.readWrite())) {
             throw new ServerFsException(
                     ErrorCode.AGENT_PROFILE_NOT_ALLOWED, profile.wire() + " is not allowed for " + alias);
-        }
-        boolean workspaceWriteOnly = RuntimeName.fromWire(runtime)
-                .map(RuntimeName::workspaceWriteOnly)
-                .orElse(false);
-        if (workspaceWriteOnly && profile != TaskProfile.WORKSPACE_WRITE) {
-            throw new ServerFsException(
-                    ErrorCode.AGENT_PROFILE_NOT_ALLOWED, runtime + " runs only with the workspace-write profile");
         }
         return new Grant(workdir, profile);
     }

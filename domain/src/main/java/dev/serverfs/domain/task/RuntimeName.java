@@ -10,32 +10,22 @@ import java.util.Optional;
  */
 public enum RuntimeName {
     /** OpenAI Codex through {@code codex app-server}. */
-    CODEX("codex", true, false),
+    CODEX("codex", false),
     /** Claude Code through its stream-json CLI. */
-    CLAUDE("claude", true, false),
+    CLAUDE("claude", false),
     /** The scripted runtime of the tests ({@code SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true}). */
-    FAKE("fake", false, true);
+    FAKE("fake", true);
 
     private final String wire;
-    private final boolean workspaceWriteOnly;
     private final boolean testOnly;
 
-    RuntimeName(String wire, boolean workspaceWriteOnly, boolean testOnly) {
+    RuntimeName(String wire, boolean testOnly) {
         this.wire = wire;
-        this.workspaceWriteOnly = workspaceWriteOnly;
         this.testOnly = testOnly;
     }
 
     public String wire() {
         return wire;
-    }
-
-    /**
-     * A real coding agent with no read-only sandbox the Agent service can trust: it runs only with the
-     * workspace-write profile, on a workspace-write workdir.
-     */
-    public boolean workspaceWriteOnly() {
-        return workspaceWriteOnly;
     }
 
     /** Offered only when the test-only runtime is enabled; never to a production caller. */

@@ -42,10 +42,12 @@ class AgentAccessPolicyTest {
         "rw, fake, bogus, AGENT_PROFILE_NOT_ALLOWED",
         "rev, fake, workspace-write, AGENT_PROFILE_NOT_ALLOWED",
         "ro, fake, workspace-write, AGENT_PROFILE_NOT_ALLOWED",
-        "rw, codex, review, AGENT_PROFILE_NOT_ALLOWED",
         "rw, fake, review, OK",
         "rw, fake, workspace-write, OK",
         "rw, codex, workspace-write, OK",
+        "rw, codex, review, OK",
+        "rev, codex, review, OK",
+        "rev, codex, workspace-write, AGENT_PROFILE_NOT_ALLOWED",
         "rev, fake, review, OK",
         "ro, fake, review, OK"
     })

@@ -21,10 +21,7 @@ class RuntimeNameTest {
     }
 
     @Test
-    void the_real_agents_are_workspace_write_only_and_only_the_fake_is_test_only() {
-        assertTrue(RuntimeName.CODEX.workspaceWriteOnly());
-        assertTrue(RuntimeName.CLAUDE.workspaceWriteOnly());
-        assertFalse(RuntimeName.FAKE.workspaceWriteOnly());
+    void only_the_fake_is_test_only() {
         assertTrue(RuntimeName.FAKE.testOnly());
         assertFalse(RuntimeName.CODEX.testOnly());
         assertFalse(RuntimeName.CLAUDE.testOnly());

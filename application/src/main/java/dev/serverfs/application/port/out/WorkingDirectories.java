@@ -2,6 +2,7 @@ package dev.serverfs.application.port.out;
 
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
+import java.util.List;
 
 /**
  * The directories provider children start in (issue 10 item 9): opened beneath the workdir's root descriptor,
@@ -13,4 +14,11 @@ public interface WorkingDirectories {
 
     /** Opens and holds {@code path} (already policy-checked) of {@code workdir}; the caller closes it. */
     HeldDirectory hold(Workdir workdir, WorkdirPath path);
+
+    /**
+     * The entries of {@code workdir} its deny rules refuse (contract reference §2.0: the credential names, the extra
+     * deny globs, the reserved names), found by a walk that follows no symlink and enters no denied directory: what a
+     * provider child's view conceals (issue 25). More than {@code limit} of them → {@code RESOURCE_EXHAUSTED}.
+     */
+    List<ProviderView.Concealed> deniedEntries(Workdir workdir, int limit);
 }

@@ -7,6 +7,7 @@ import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.HeldDirectory;
 import dev.serverfs.application.port.out.IdGenerator;
 import dev.serverfs.application.port.out.InsertOutcome;
+import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.application.port.out.Timers;
 import dev.serverfs.application.port.out.TurnRequest;
 import dev.serverfs.application.port.out.WorkingDirectories;
@@ -56,6 +57,9 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
     private final Timers timers;
     private final Executor runners;
     private final String bridgeVersion;
+    /** Each concealed entry is one mount in the child's view; more would make the view itself a cost (issue 25). */
+    static final int MAX_CONCEALED_ENTRIES = 4096;
+
     private final ReentrantLock submitLock = new ReentrantLock();
 
     TaskSubmission(
@@ -193,7 +197,8 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
                 manifest.toStored());
         Optional<NativeIds> resumeFrom =
                 c.continueFromTaskId().flatMap(records.store()::find).map(Task::nativeIds);
-        TurnRequest turn = new TurnRequest(task.id(), c.prompt(), directory.path(), profile, resumeFrom, deadline);
+        TurnRequest turn = new TurnRequest(
+                task.id(), c.prompt(), directory.path(), view(workdir, profile), profile, resumeFrom, deadline);
         AgentRuntime runtime = runtimes.find(c.runtime()).orElseThrow();
 
         submitLock.lock();
@@ -207,6 +212,16 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
         } finally {
             submitLock.unlock();
         }
+    }
+
+    /**
+     * What the task's provider may see (issue 25): the workdir, writable only for {@code workspace-write}, with its
+     * deny-listed entries concealed. Found before the lease and the row, so a workdir that cannot be viewed fails the
+     * submit and changes nothing.
+     */
+    private ProviderView view(Workdir workdir, TaskProfile profile) {
+        return new ProviderView(
+                workdir.root(), profile.holdsWriterLease(), directories.deniedEntries(workdir, MAX_CONCEALED_ENTRIES));
     }
 
     /** Under the submit lock: lease, row, guard, deadline timer, runner. */

@@ -29,6 +29,7 @@ final class AgentViews {
         m.put("name", r.name());
         m.put("available", r.available());
         if (!r.available()) {
+            r.unavailableReason().ifPresent(reason -> m.put("unavailable_reason", reason));
             return m;
         }
         m.put("version", r.version().orElse(null));

@@ -1,0 +1,100 @@
+package dev.serverfs.adapters.fs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.serverfs.application.port.out.ProviderView.Concealed;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.workdir.Access;
+import dev.serverfs.domain.workdir.AgentMode;
+import dev.serverfs.domain.workdir.Workdir;
+import dev.serverfs.domain.workdir.WorkdirAlias;
+import dev.serverfs.domain.workdir.WorkdirPath;
+import dev.serverfs.domain.workdir.WorkdirPolicy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code deniedEntries} (issue 25): the entries a provider child's view conceals are exactly those the deny rules
+ * refuse to the file tools, found without following a symlink or entering a denied directory, and bounded.
+ */
+class DeniedEntriesTest {
+    @TempDir
+    Path root;
+
+    private Workdir workdir(List<String> extraDenyGlobs) {
+        WorkdirPolicy policy = new WorkdirPolicy(
+                false,
+                false,
+                extraDenyGlobs,
+                65536,
+                500,
+                65536,
+                false,
+                1 << 20,
+                AgentMode.WORKSPACE_WRITE,
+                new TreeSet<>(List.of("codex")));
+        return new Workdir(1, new WorkdirAlias("proj"), Optional.empty(), Access.READ_WRITE, policy, root);
+    }
+
+    private static Concealed file(String path) {
+        return new Concealed(new WorkdirPath(List.of(path.split("/"))), false);
+    }
+
+    private static Concealed dir(String path) {
+        return new Concealed(new WorkdirPath(List.of(path.split("/"))), true);
+    }
+
+    @Test
+    void the_deny_listed_entries_and_nothing_else_are_concealed() throws Exception {
+        Files.writeString(root.resolve(".env"), "x");
+        Files.writeString(root.resolve("notes.txt"), "x");
+        Files.createDirectories(root.resolve(".git"));
+        Files.writeString(root.resolve(".git/config"), "x");
+        Files.createDirectories(root.resolve("app/config"));
+        Files.writeString(root.resolve("app/config/prod.env"), "x");
+        Files.writeString(root.resolve("app/config/server.key"), "x");
+        Files.writeString(root.resolve("app/main.py"), "x");
+        Files.createDirectories(root.resolve("home/.ssh/deeper"));
+        Files.writeString(root.resolve("home/.ssh/id_ed25519"), "x");
+        Files.writeString(root.resolve("home/secrets.txt"), "x");
+        Files.writeString(root.resolve("dump.bak"), "x");
+        Files.createSymbolicLink(root.resolve("id_rsa"), root.resolve("notes.txt"));
+        Files.createSymbolicLink(root.resolve("linked"), root.resolve("home"));
+
+        try (LinuxWorkdirFileSystem fs = new LinuxWorkdirFileSystem()) {
+            List<Concealed> denied = fs.deniedEntries(workdir(List.of("*.bak", "secrets.txt")), 100).stream()
+                    .sorted(Comparator.comparing(c -> c.path().display()))
+                    .toList();
+            assertEquals(
+                    List.of(
+                            file(".env"),
+                            file("app/config/prod.env"),
+                            file("app/config/server.key"),
+                            file("dump.bak"),
+                            dir("home/.ssh"),
+                            file("home/secrets.txt")),
+                    denied,
+                    "a denied directory is one entry; symlinks are neither followed nor concealed; .git stays");
+        }
+    }
+
+    @Test
+    void more_entries_than_the_limit_are_refused() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            Files.writeString(root.resolve("k" + i + ".pem"), "x");
+        }
+        try (LinuxWorkdirFileSystem fs = new LinuxWorkdirFileSystem()) {
+            assertEquals(5, fs.deniedEntries(workdir(List.of()), 5).size());
+            ServerFsException e = assertThrows(ServerFsException.class, () -> fs.deniedEntries(workdir(List.of()), 4));
+            assertEquals(ErrorCode.RESOURCE_EXHAUSTED, e.code());
+        }
+    }
+}

@@ -1,0 +1,384 @@
+package dev.serverfs.adapters.provider;
+
+import dev.serverfs.application.port.out.ProviderView;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The filesystem view of a provider child (issue 25), built with bubblewrap ({@code bwrap}): a fresh mount, pid, IPC
+ * and UTS namespace in a user namespace of its own, in which the child and everything it runs sees
+ *
+ * <ul>
+ *   <li>the system's programs and configuration read-only ({@code /usr}, {@code /etc} and the merged-usr links),
+ *       with {@code /etc/shadow} and {@code /etc/gshadow} concealed;
+ *   <li>an empty {@code /tmp} and an empty home (the {@code HOME} path, so tools find it where they expect), with
+ *       the provider's own configuration and credentials bound back into it read-write ({@link Grants});
+ *   <li>the provider's installation and the operator's extra paths read-only;
+ *   <li>its workdir at its real path, writable only for {@code workspace-write}, with the deny-listed entries of
+ *       {@link ProviderView#concealed} hidden (an empty read-only directory, an empty file);
+ *   <li>nothing of ServerFS: the state, lock and socket directories, the environment file and the other workdirs
+ *       are concealed wherever they would show through one of the paths above.
+ * </ul>
+ *
+ * <p>Why bubblewrap: it is the maintained tool made for exactly this (unprivileged namespaces, one process per
+ * sandbox, {@code --die-with-parent}), the one Codex itself uses on Linux, and it nests (Codex's own sandbox and the
+ * offline shell of {@link #offlineShell} run inside it). Landlock could narrow reads but cannot hide a name inside
+ * an allowed tree, give a private home or a private {@code /tmp}. The network namespace is shared on purpose: the
+ * provider reaches its model endpoint; its commands are kept offline by the provider's own sandbox (Codex) or by
+ * {@link #offlineShell} (Claude).
+ *
+ * <p>Where the view cannot be built (no bubblewrap, no user namespaces), {@link #unavailableReason} says so and the
+ * runtime is unavailable, unless the operator opted out ({@link #unconfined}): no silent fallback.
+ */
+public final class ProviderSandbox {
+    /** The merged-usr names: a link into {@code /usr} on current distributions, a directory on older ones. */
+    private static final List<String> SYSTEM_LINKS = List.of("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32");
+    /** Read by nobody but root, and root may serve: concealed all the same. */
+    private static final List<String> SYSTEM_SECRETS = List.of("/etc/shadow", "/etc/gshadow", "/etc/sudoers");
+    /** Where the offline shell appears in the view. */
+    private static final Path OFFLINE_SHELL = Path.of("/run/serverfs/offline-shell");
+    /** The uid and gid a root server's child runs as inside its user namespace (root there would have no caps). */
+    private static final String UNPRIVILEGED_ID = "65534";
+
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
+
+    private final boolean unconfined;
+    private final Optional<Path> bwrap;
+    private final List<Path> readOnly;
+    private final List<Path> serverPaths;
+    private final boolean root;
+    private volatile Path offlineShellScript;
+    private volatile boolean probed;
+
+    private ProviderSandbox(boolean unconfined, Optional<Path> bwrap, List<Path> readOnly, List<Path> serverPaths) {
+        this.unconfined = unconfined;
+        this.bwrap = bwrap;
+        this.readOnly = List.copyOf(readOnly);
+        this.serverPaths = List.copyOf(serverPaths);
+        this.root = isRootUid();
+    }
+
+    /**
+     * Confined children: {@code bwrap} is the bubblewrap executable (a name is looked up on {@code path}, the
+     * server's {@code PATH}); {@code readOnly} are the operator's extra read-only paths (language toolchains outside
+     * {@code /usr}); {@code serverPaths} are ServerFS' own files and directories and every workdir root, concealed
+     * wherever they would show through.
+     */
+    public static ProviderSandbox confined(String bwrap, String path, List<Path> readOnly, List<Path> serverPaths) {
+        return new ProviderSandbox(false, executable(bwrap, path), readOnly, serverPaths);
+    }
+
+    /** The operator's opt-out ({@code SERVERFS_AGENT_ALLOW_UNCONFINED=true}): children see what the server sees. */
+    public static ProviderSandbox unconfined() {
+        return new ProviderSandbox(true, Optional.empty(), List.of(), List.of());
+    }
+
+    /** Whether children run without a view of their own (the operator's opt-out). */
+    public boolean isUnconfined() {
+        return unconfined;
+    }
+
+    /**
+     * Why confined children cannot start here, in words for an operator (no host path); empty when they can (or when
+     * the operator opted out). The first success is remembered; a failure is probed again next time.
+     */
+    public Optional<String> unavailableReason() {
+        if (isUnconfined() || probed) {
+            return Optional.empty();
+        }
+        if (bwrap.isEmpty()) {
+            return Optional.of("bubblewrap (bwrap) is not installed, so the provider's filesystem view cannot be built;"
+                    + " install bubblewrap or set SERVERFS_AGENT_ALLOW_UNCONFINED=true");
+        }
+        List<String> argv = new ArrayList<>(namespaces());
+        system(argv);
+        argv.addAll(List.of("--", "/usr/bin/true"));
+        if (!exitsCleanly(argv)) {
+            return Optional.of("bubblewrap cannot build the provider's filesystem view here (are unprivileged user"
+                    + " namespaces disabled, or is this a container without them?); set"
+                    + " SERVERFS_AGENT_ALLOW_UNCONFINED=true to run providers without it");
+        }
+        probed = true;
+        return Optional.empty();
+    }
+
+    /**
+     * {@code command} run inside the view: the same environment (less {@code TMPDIR}, plus the offline shell's
+     * variable), started in the same held directory, which the view shows at its real path. Unconfined: {@code
+     * command} as it is. A working directory outside the view's root → {@code
+     * AGENT_PROVIDER_ERROR}.
+     */
+    public ProviderCommand wrap(ProviderCommand command, ProviderView view, Grants grants) {
+        if (isUnconfined()) {
+            return command;
+        }
+        Map<String, String> environment = new LinkedHashMap<>(command.environment());
+        environment.remove("TMPDIR");
+        Path workdir = real(view.root());
+        Path cwd = real(command.workingDirectory());
+        if (!cwd.startsWith(workdir)) {
+            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the task's directory left its workdir");
+        }
+        List<String> argv = new ArrayList<>(namespaces());
+        List<Path> visible = new ArrayList<>(system(argv));
+        argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run"));
+        // DNS, where resolv.conf points into /run
+        argv.addAll(List.of("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve"));
+        Optional<Path> home = Optional.ofNullable(environment.get("HOME"))
+                .map(Path::of)
+                .filter(Path::isAbsolute)
+                .filter(h -> h.getNameCount() > 0);
+        home.ifPresent(h -> argv.addAll(List.of("--tmpfs", h.toString())));
+        for (Path p : grants.directories()) {
+            createOwnerOnly(p);
+        }
+        for (Path p : concat(grants.directories(), grants.files())) {
+            if (Files.exists(p)) {
+                Path real = real(p);
+                argv.addAll(List.of("--bind", real.toString(), p.toString()));
+                visible.add(real);
+            }
+        }
+        for (Path p : concat(grants.readOnly(), readOnly)) {
+            if (Files.exists(p)) {
+                Path real = real(p);
+                argv.addAll(List.of("--ro-bind", real.toString(), real.toString()));
+                visible.add(real);
+            }
+        }
+        grants.offlineShell().ifPresent(variable -> {
+            argv.addAll(List.of("--ro-bind", offlineShell().toString(), OFFLINE_SHELL.toString()));
+            environment.put(variable, OFFLINE_SHELL.toString());
+        });
+        argv.addAll(List.of(view.writable() ? "--bind" : "--ro-bind", workdir.toString(), workdir.toString()));
+        visible.add(workdir);
+        for (ProviderView.Concealed entry : view.concealed()) {
+            conceal(argv, workdir.resolve(entry.path().display()), entry.directory());
+        }
+        for (Path p : serverPaths) {
+            concealServerPath(argv, p, workdir, visible);
+        }
+        for (String secret : SYSTEM_SECRETS) {
+            if (Files.isRegularFile(Path.of(secret), LinkOption.NOFOLLOW_LINKS)) {
+                conceal(argv, Path.of(secret), false);
+            }
+        }
+        argv.addAll(List.of("--chdir", cwd.toString(), "--"));
+        argv.addAll(command.argv());
+        return new ProviderCommand(argv, command.workingDirectory(), environment, command.maxLineBytes());
+    }
+
+    /** A ServerFS path that lies beneath something the view shows, and is not the workdir or above it, is hidden. */
+    private static void concealServerPath(List<String> argv, Path p, Path workdir, List<Path> visible) {
+        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Path real = real(p);
+        if (workdir.startsWith(real)) {
+            return; // the task's own workdir, or a directory above it: the view is built from it
+        }
+        if (visible.stream().anyMatch(real::startsWith)) {
+            conceal(argv, real, Files.isDirectory(real));
+        }
+    }
+
+    private static void conceal(List<String> argv, Path path, boolean directory) {
+        if (directory) {
+            argv.addAll(List.of("--perms", "0555", "--tmpfs", path.toString(), "--remount-ro", path.toString()));
+        } else {
+            argv.addAll(List.of("--ro-bind", "/dev/null", path.toString()));
+        }
+    }
+
+    /** The namespaces and identity: everything but the network (the provider reaches its model endpoint). */
+    private List<String> namespaces() {
+        List<String> argv = new ArrayList<>(List.of(
+                bwrap.orElseThrow().toString(),
+                "--die-with-parent",
+                "--unshare-user",
+                "--unshare-pid",
+                "--unshare-ipc",
+                "--unshare-uts",
+                "--unshare-cgroup-try",
+                "--cap-drop",
+                "ALL"));
+        if (root) {
+            argv.addAll(List.of("--uid", UNPRIVILEGED_ID, "--gid", UNPRIVILEGED_ID));
+        }
+        return argv;
+    }
+
+    /** {@code /usr} and {@code /etc} read-only, the merged-usr links as they are; returns the bound roots. */
+    private static List<Path> system(List<String> argv) {
+        List<Path> bound = new ArrayList<>();
+        for (String dir : List.of("/usr", "/etc")) {
+            argv.addAll(List.of("--ro-bind", dir, dir));
+            bound.add(Path.of(dir));
+        }
+        for (String name : SYSTEM_LINKS) {
+            Path p = Path.of(name);
+            if (Files.isSymbolicLink(p)) {
+                try {
+                    argv.addAll(List.of("--symlink", Files.readSymbolicLink(p).toString(), name));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            } else if (Files.isDirectory(p)) {
+                argv.addAll(List.of("--ro-bind", name, name));
+                bound.add(p);
+            }
+        }
+        return bound;
+    }
+
+    /**
+     * The script Claude's shell commands run through ({@code CLAUDE_CODE_SHELL_PREFIX}): bubblewrap again, with a
+     * network namespace of its own (loopback only) over the same view. Written once, owner-only, read-only.
+     */
+    private synchronized Path offlineShell() {
+        if (offlineShellScript == null) {
+            try {
+                Path dir = Files.createTempDirectory(
+                        "serverfs-sandbox-",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Path script = dir.resolve("offline-shell");
+                Files.writeString(script, """
+                        #!/bin/sh
+                        # ServerFS (issue 25): one shell command of the provider, in a network namespace of its own.
+                        exec '%s' --unshare-user --unshare-net --die-with-parent --dev-bind / / -- /bin/sh -c "$1"
+                        """.formatted(bwrap.orElseThrow()), StandardCharsets.UTF_8);
+                Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("r-x------"));
+                dir.toFile().deleteOnExit();
+                script.toFile().deleteOnExit();
+                offlineShellScript = script;
+            } catch (IOException e) {
+                throw new ServerFsException(
+                        ErrorCode.AGENT_PROVIDER_ERROR, "the provider's sandbox could not be set up");
+            }
+        }
+        return offlineShellScript;
+    }
+
+    /**
+     * What one provider needs beyond the common view: its configuration and credentials read-write ({@code
+     * directories}, created owner-only when missing; {@code files}, shown when they exist), its installation
+     * read-only, and the environment variable that takes the offline shell when its commands are not kept offline by
+     * a sandbox of its own.
+     */
+    public record Grants(List<Path> directories, List<Path> files, List<Path> readOnly, Optional<String> offlineShell) {
+        public Grants {
+            directories = List.copyOf(directories);
+            files = List.copyOf(files);
+            readOnly = List.copyOf(readOnly);
+            Objects.requireNonNull(offlineShell, "offlineShell");
+        }
+    }
+
+    /**
+     * The directory a provider's executable is installed in, to be shown read-only: the {@code node_modules} it lies
+     * in (an npm package needs its sibling packages), else the directory of the resolved executable. Empty when
+     * {@code bin} cannot be found.
+     */
+    public static Optional<Path> installation(String bin, String path) {
+        return executable(bin, path).map(ProviderSandbox::real).map(exe -> {
+            for (Path p = exe.getParent(); p != null; p = p.getParent()) {
+                if (p.getFileName() != null && p.getFileName().toString().equals("node_modules")) {
+                    return p;
+                }
+            }
+            return exe.getParent();
+        });
+    }
+
+    /** {@code bin} as an absolute path: itself when it has a slash, else the first match on {@code path}. */
+    static Optional<Path> executable(String bin, String path) {
+        if (bin.contains("/")) {
+            Path p = Path.of(bin).toAbsolutePath();
+            return Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
+        }
+        for (String dir : (path == null ? "" : path).split(":")) {
+            if (!dir.isEmpty()) {
+                Path p = Path.of(dir, bin);
+                if (Files.isExecutable(p) && !Files.isDirectory(p)) {
+                    return Optional.of(p);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "a path of the provider's view is gone");
+        }
+    }
+
+    private static void createOwnerOnly(Path dir) {
+        if (Files.isDirectory(dir)) {
+            return;
+        }
+        try {
+            Files.createDirectories(
+                    dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (IOException e) {
+            throw new ServerFsException(
+                    ErrorCode.AGENT_PROVIDER_ERROR, "the provider's configuration directory is missing");
+        }
+    }
+
+    private static List<Path> concat(Collection<Path> a, Collection<Path> b) {
+        List<Path> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    private boolean exitsCleanly(List<String> argv) {
+        ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
+        builder.environment().clear();
+        builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        try {
+            Process p = builder.start();
+            if (!p.waitFor(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                return false;
+            }
+            return p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static boolean isRootUid() {
+        try {
+            return ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return isUnconfined() ? "ProviderSandbox[unconfined]" : "ProviderSandbox[bwrap]";
+    }
+}

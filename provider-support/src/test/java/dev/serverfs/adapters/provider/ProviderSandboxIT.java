@@ -1,0 +1,179 @@
+package dev.serverfs.adapters.provider;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.serverfs.application.port.out.ProviderView;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.workdir.WorkdirPath;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The provider view (issue 25) built by the real bubblewrap around a shell: what the child reads, writes and reaches.
+ * Each test plants a file it must not see or write, and proves the attack works without the view.
+ */
+class ProviderSandboxIT {
+    private static final String PATH = System.getenv("PATH");
+
+    @TempDir
+    Path dir;
+
+    private Path home;
+    private Path work;
+    private Path config;
+    private Path state;
+
+    @BeforeEach
+    void plant() throws Exception {
+        home = Files.createDirectories(dir.resolve("home"));
+        work = Files.createDirectories(dir.resolve("work"));
+        config = Files.createDirectories(home.resolve(".provider"));
+        state = Files.createDirectories(work.resolve("nested-state"));
+        Files.writeString(home.resolve("id_rsa"), "home-secret");
+        Files.writeString(config.resolve("auth.json"), "provider-login");
+        Files.writeString(work.resolve("notes.txt"), "notes");
+        Files.writeString(work.resolve(".env"), "dotenv-secret");
+        Files.createDirectories(work.resolve(".ssh"));
+        Files.writeString(work.resolve(".ssh/key"), "ssh-secret");
+        Files.writeString(state.resolve("tasks.sqlite3"), "state-secret");
+        Files.writeString(dir.resolve("outside.txt"), "outside-secret");
+    }
+
+    private ProviderSandbox sandbox() {
+        ProviderSandbox sandbox = ProviderSandbox.confined("bwrap", PATH, List.of(), List.of(state));
+        assertEquals(
+                Optional.empty(),
+                sandbox.unavailableReason(),
+                "these tests need bubblewrap (Debian: apt-get install bubblewrap) and user namespaces");
+        return sandbox;
+    }
+
+    private ProviderView view(boolean writable) {
+        return new ProviderView(
+                work,
+                writable,
+                List.of(
+                        new ProviderView.Concealed(new WorkdirPath(List.of(".env")), false),
+                        new ProviderView.Concealed(new WorkdirPath(List.of(".ssh")), true)));
+    }
+
+    private static final ProviderSandbox.Grants GRANTS =
+            new ProviderSandbox.Grants(List.of(), List.of(), List.of(), Optional.empty());
+
+    /** Runs {@code script} in {@code sandbox}'s view (or as it is); its stdout and stderr. */
+    private String run(ProviderSandbox sandbox, boolean writable, ProviderSandbox.Grants grants, String script)
+            throws Exception {
+        ProviderCommand command = sandbox.wrap(
+                new ProviderCommand(
+                        List.of("/bin/sh", "-c", script),
+                        work,
+                        Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin", "TMPDIR", dir.toString()),
+                        1024),
+                view(writable),
+                grants);
+        ProcessBuilder builder = new ProcessBuilder(command.argv())
+                .directory(command.workingDirectory().toFile())
+                .redirectErrorStream(true);
+        builder.environment().clear();
+        builder.environment().putAll(command.environment());
+        Process p = builder.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        return out;
+    }
+
+    private static final String READ_ALL = "cat notes.txt; cat .env; cat .ssh/key; cat nested-state/tasks.sqlite3;"
+            + " cat $HOME/id_rsa; cat ../outside.txt; echo; echo tmpdir=$TMPDIR";
+
+    @Test
+    void the_attack_reads_everything_without_the_view() throws Exception {
+        String out = run(ProviderSandbox.unconfined(), true, GRANTS, READ_ALL);
+        for (String secret : List.of("dotenv-secret", "ssh-secret", "state-secret", "home-secret", "outside-secret")) {
+            assertTrue(out.contains(secret), "the unconfined child reads " + secret + ": " + out);
+        }
+    }
+
+    @Test
+    void the_child_reads_its_workdir_and_nothing_deny_listed_private_or_outside() throws Exception {
+        String out = run(sandbox(), true, GRANTS, READ_ALL);
+        assertTrue(out.contains("notes"), out);
+        for (String secret : List.of("dotenv-secret", "ssh-secret", "state-secret", "home-secret", "outside-secret")) {
+            assertFalse(out.contains(secret), "the view conceals " + secret + ": " + out);
+        }
+        assertTrue(out.contains("tmpdir=\n") || out.endsWith("tmpdir="), "TMPDIR is not passed: " + out);
+    }
+
+    @Test
+    void workspace_write_writes_only_the_workdir_and_review_writes_nothing() throws Exception {
+        String writes =
+                "echo a > made.txt; echo b > .env; echo c > $HOME/planted; echo d > ../planted; echo e > /tmp/t";
+        run(sandbox(), true, GRANTS, writes);
+        assertEquals("a\n", Files.readString(work.resolve("made.txt")));
+        assertEquals("dotenv-secret", Files.readString(work.resolve(".env")), "a concealed file cannot be written");
+        assertFalse(Files.exists(home.resolve("planted")));
+        assertFalse(Files.exists(dir.resolve("planted")));
+        Files.delete(work.resolve("made.txt"));
+
+        String out = run(sandbox(), false, GRANTS, writes + "; rm notes.txt");
+        assertFalse(Files.exists(work.resolve("made.txt")), out);
+        assertEquals("notes", Files.readString(work.resolve("notes.txt")), "review cannot delete");
+    }
+
+    @Test
+    void the_providers_configuration_is_shown_read_write_inside_the_empty_home() throws Exception {
+        ProviderSandbox.Grants grants = new ProviderSandbox.Grants(
+                List.of(config, home.resolve(".created")), List.of(), List.of(), Optional.empty());
+        String out = run(sandbox(), true, grants, "cat $HOME/.provider/auth.json; echo; echo new > $HOME/.provider/x");
+        assertTrue(out.contains("provider-login"), out);
+        assertFalse(out.contains("home-secret"), out);
+        assertEquals("new\n", Files.readString(config.resolve("x")));
+        assertTrue(Files.isDirectory(home.resolve(".created")), "a missing configuration directory is created");
+    }
+
+    @Test
+    void the_offline_shell_runs_a_command_without_network() throws Exception {
+        ProviderSandbox.Grants grants =
+                new ProviderSandbox.Grants(List.of(), List.of(), List.of(), Optional.of("SHELL_PREFIX"));
+        String out = run(
+                sandbox(),
+                true,
+                grants,
+                "\"$SHELL_PREFIX\" 'cat /proc/net/dev | wc -l; cat notes.txt'; echo; cat /proc/net/dev | wc -l");
+        String[] lines = out.strip().split("\n");
+        assertEquals("3", lines[0].strip(), "only loopback in the offline shell: " + out);
+        assertEquals("notes", lines[1].strip(), "the same view: " + out);
+        assertTrue(Integer.parseInt(lines[2].strip()) > 3, "the provider itself keeps the network: " + out);
+    }
+
+    @Test
+    void a_working_directory_outside_the_workdir_is_refused_and_unconfined_changes_nothing() {
+        ProviderCommand outside = new ProviderCommand(List.of("/bin/true"), dir, Map.of(), 1024);
+        ServerFsException e =
+                assertThrows(ServerFsException.class, () -> sandbox().wrap(outside, view(true), GRANTS));
+        assertEquals(ErrorCode.AGENT_PROVIDER_ERROR, e.code());
+        assertSame(outside, ProviderSandbox.unconfined().wrap(outside, view(true), GRANTS));
+    }
+
+    @Test
+    void a_missing_bubblewrap_is_a_reason_without_a_path() {
+        Optional<String> reason = ProviderSandbox.confined(
+                        dir.resolve("no-bwrap").toString(), PATH, List.of(), List.of())
+                .unavailableReason();
+        assertTrue(reason.orElseThrow().contains("bubblewrap"));
+        assertFalse(reason.get().contains(dir.toString()));
+        assertEquals(Optional.empty(), ProviderSandbox.unconfined().unavailableReason());
+    }
+}
