@@ -1,5 +1,6 @@
 package dev.serverfs.adapters.claude;
 
+import dev.serverfs.adapters.provider.ProviderCommand;
 import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.domain.task.TaskProfile;
 import java.nio.file.Path;
@@ -24,36 +25,16 @@ final class ClaudeCommandLine {
     static final List<String> REVIEW_DENIED_TOOLS = List.of("Bash", "Write", "Edit", "MultiEdit", "NotebookEdit");
 
     /**
-     * The caller's environment variables a Claude child may see (STYLE.md: an explicit allow-list): what it needs to
-     * find its configuration, log in and run tools. Everything else (ServerFS' own settings and tokens included) is
-     * left out.
+     * The caller's variables a Claude child may see besides {@link ProviderCommand#COMMON_ENVIRONMENT}: its temporary
+     * directory, its configuration directory and its credentials and endpoint.
      */
     static final List<String> INHERITED = List.of(
-            "HOME",
-            "PATH",
-            "USER",
-            "LOGNAME",
-            "SHELL",
-            "LANG",
-            "LC_ALL",
-            "LC_CTYPE",
-            "TZ",
             "TMPDIR",
-            "XDG_CONFIG_HOME",
-            "XDG_CACHE_HOME",
-            "XDG_DATA_HOME",
-            "XDG_STATE_HOME",
             "CLAUDE_CONFIG_DIR",
             "ANTHROPIC_API_KEY",
             "ANTHROPIC_AUTH_TOKEN",
             "ANTHROPIC_BASE_URL",
-            "ANTHROPIC_MODEL",
-            "HTTPS_PROXY",
-            "HTTP_PROXY",
-            "NO_PROXY",
-            "https_proxy",
-            "http_proxy",
-            "no_proxy");
+            "ANTHROPIC_MODEL");
 
     /**
      * Set on every child whatever the caller's environment says. {@code CLAUDE_CODE_MAX_RETRIES} bounds the CLI's
@@ -142,13 +123,7 @@ final class ClaudeCommandLine {
 
     /** The child's whole environment: the allow-listed part of {@code caller}, then {@link #FORCED}. */
     static Map<String, String> environment(Map<String, String> caller) {
-        Map<String, String> env = new LinkedHashMap<>();
-        for (String name : INHERITED) {
-            String value = caller.get(name);
-            if (value != null) {
-                env.put(name, value);
-            }
-        }
+        Map<String, String> env = ProviderCommand.inheritWithCommon(caller, INHERITED);
         env.putAll(FORCED);
         return env;
     }

@@ -2,10 +2,10 @@ package dev.serverfs.adapters.codex;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.serverfs.adapters.provider.ProviderCommand;
 import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.domain.task.TaskProfile;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,36 +28,12 @@ final class CodexCommandLine {
     static final String APPROVAL_POLICY = "on-request";
 
     /**
-     * The caller's environment variables a Codex child may see (STYLE.md: an explicit allow-list): what it needs to
-     * find its configuration, log in and run tools. {@code TMPDIR} is left out on purpose (see the policy above);
+     * The caller's variables a Codex child may see besides {@link ProviderCommand#COMMON_ENVIRONMENT}: its home, its
+     * credentials and endpoint, and the CA variables. {@code TMPDIR} is left out on purpose (see the policy above);
      * {@code CODEX_HOME} comes from {@link CodexSettings#codexHome} when that is set.
      */
     static final List<String> INHERITED = List.of(
-            "HOME",
-            "PATH",
-            "USER",
-            "LOGNAME",
-            "SHELL",
-            "LANG",
-            "LC_ALL",
-            "LC_CTYPE",
-            "TZ",
-            "XDG_CONFIG_HOME",
-            "XDG_CACHE_HOME",
-            "XDG_DATA_HOME",
-            "XDG_STATE_HOME",
-            "CODEX_HOME",
-            "OPENAI_API_KEY",
-            "CODEX_API_KEY",
-            "OPENAI_BASE_URL",
-            "HTTPS_PROXY",
-            "HTTP_PROXY",
-            "NO_PROXY",
-            "https_proxy",
-            "http_proxy",
-            "no_proxy",
-            "SSL_CERT_FILE",
-            "SSL_CERT_DIR");
+            "CODEX_HOME", "OPENAI_API_KEY", "CODEX_API_KEY", "OPENAI_BASE_URL", "SSL_CERT_FILE", "SSL_CERT_DIR");
 
     /** {@code RUST_LOG=warn}: stderr carries tracing logs only, which are drained and dropped. */
     static final Map<String, String> FORCED = Map.of("RUST_LOG", "warn");
@@ -74,13 +50,7 @@ final class CodexCommandLine {
 
     /** The child's whole environment: the allow-listed part of {@code caller}, the configured home, then FORCED. */
     static Map<String, String> environment(Map<String, String> caller, Optional<Path> codexHome) {
-        Map<String, String> env = new LinkedHashMap<>();
-        for (String name : INHERITED) {
-            String value = caller.get(name);
-            if (value != null) {
-                env.put(name, value);
-            }
-        }
+        Map<String, String> env = ProviderCommand.inheritWithCommon(caller, INHERITED);
         codexHome.ifPresent(home -> env.put("CODEX_HOME", home.toString()));
         env.putAll(FORCED);
         return env;

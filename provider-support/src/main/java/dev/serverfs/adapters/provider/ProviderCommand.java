@@ -30,6 +30,40 @@ public record ProviderCommand(
     }
 
     /**
+     * The caller's environment variables every provider child may see (STYLE.md: an explicit allow-list): what any
+     * CLI needs to find its home and programs, speak the user's locale and reach its endpoint through a proxy. A
+     * runtime adds its own provider's names (credentials, configuration) with {@link #inherit}; everything else,
+     * ServerFS' own settings and tokens included, is left out.
+     */
+    public static final List<String> COMMON_ENVIRONMENT = List.of(
+            "HOME",
+            "PATH",
+            "USER",
+            "LOGNAME",
+            "SHELL",
+            "LANG",
+            "LC_ALL",
+            "LC_CTYPE",
+            "TZ",
+            "XDG_CONFIG_HOME",
+            "XDG_CACHE_HOME",
+            "XDG_DATA_HOME",
+            "XDG_STATE_HOME",
+            "HTTPS_PROXY",
+            "HTTP_PROXY",
+            "NO_PROXY",
+            "https_proxy",
+            "http_proxy",
+            "no_proxy");
+
+    /** {@link #inherit} of {@link #COMMON_ENVIRONMENT} and then {@code providerNames}. */
+    public static Map<String, String> inheritWithCommon(Map<String, String> source, Collection<String> providerNames) {
+        Map<String, String> picked = inherit(source, COMMON_ENVIRONMENT);
+        picked.putAll(inherit(source, providerNames));
+        return picked;
+    }
+
+    /**
      * The allow-listed part of {@code source} (typically {@code System.getenv()}): each name in {@code names} that is
      * set there, with its value. Names not set are left out rather than set empty.
      */
