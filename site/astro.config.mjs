@@ -20,12 +20,12 @@ export default defineConfig({
 			lastUpdated: false,
 			pagination: true,
 			sidebar: [
-				group('Start', '开始', [{ slug: 'index' }, { slug: 'getting-started' }]),
+				group('Start', '开始', [{ slug: 'index', label: 'Overview', translations: { 'zh-CN': '概览' } }, { slug: 'getting-started' }]),
 				group('Guides', '指南', [
 					{ slug: 'architecture' },
 					{ slug: 'configuration' },
 					{ slug: 'file-tools' },
-					{ slug: 'ingress' },
+					{ slug: 'ingress', label: 'File ingress', translations: { 'zh-CN': '文件入口' } },
 					{ slug: 'agents' },
 					{ slug: 'deployment' },
 					{ slug: 'security' },
