@@ -66,6 +66,9 @@ test('a doc linking to a file that is not a page fails, and links between docs b
 	const page = toPage('A.md', '# Title `x`\n\nSee [B](B.md#part) and [home](A.md).\n', pages);
 	assert.match(page, /^---\ntitle: "Title x"\n---/);
 	assert.match(page, /\[B\]\(\/b\/#part\) and \[home\]\(\/\)/);
+	const code = toPage('A.md', '# T\n\nWrite `[x](B.md)`.\n\n```\n[y](B.md)\n```\n', pages);
+	assert.match(code, /`\[x\]\(B\.md\)`/);
+	assert.match(code, /\n\[y\]\(B\.md\)\n/);
 	assert.throws(() => toPage('A.md', '# T\n\n[x](../compose.yml)\n', pages), /not a page of the site/);
 	assert.throws(() => toPage('A.md', 'no title\n', pages), /must start with/);
 });

@@ -58,7 +58,8 @@ export function toPage(file, markdown, pages = PAGES) {
 	const body = lines.slice(first + 1).join('\n');
 	const bySlug = new Map(pages.map((p) => [p.file, p.slug]));
 	const errors = [];
-	const linked = body.replace(/\]\(([^)\s]+)\)/g, (whole, target) => {
+	// Code (fenced blocks and inline spans) is shown as written; only links outside it are rewritten.
+	const rewrite = (text) => text.replace(/\]\(([^)\s]+)\)/g, (whole, target) => {
 		if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#') || target.startsWith('/')) {
 			return whole;
 		}
@@ -70,6 +71,10 @@ export function toPage(file, markdown, pages = PAGES) {
 		}
 		return `](${sitePath(slug)}${anchor ? `#${anchor}` : ''})`;
 	});
+	const linked = body
+		.split(/(```[\s\S]*?```|`[^`\n]*`)/)
+		.map((part, i) => (i % 2 === 1 ? part : rewrite(part)))
+		.join('');
 	if (errors.length > 0) {
 		throw new Error(errors.join('\n'));
 	}
