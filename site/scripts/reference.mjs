@@ -100,7 +100,17 @@ const T = {
 	},
 };
 
-const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/**
+ * The code's own text as Markdown that shows it as written: characters Markdown would read as emphasis, links or
+ * HTML are escaped outside code spans (a description's `workdir` stays code), and a table cell's pipes too.
+ */
+const prose = (text) =>
+	String(text)
+		.replace(/\n/g, ' ')
+		.split(/(`[^`]*`)/)
+		.map((part, i) => (i % 2 === 1 ? part : part.replace(/[\\*_[\]<>]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : `\\${c}`))))
+		.join('');
+const cell = (text) => prose(text).replace(/\|/g, '\\|');
 const code = (text) => '`' + String(text).replace(/`/g, "'") + '`';
 
 function frontmatter(title, note) {
@@ -193,7 +203,7 @@ export function renderTools(data, lang) {
 		out.push(`- **${t.surface}:** ${code(tool.surface)} (${surface})`);
 		out.push(`- **${t.annotations}:** ${annotations}`);
 		if (tool._meta) out.push(`- **${t.meta}:** ${Object.keys(tool._meta).map(code).join(', ')}`);
-		out.push('', `> ${cell(tool.description)}`, '');
+		out.push('', `> ${prose(tool.description)}`, '');
 		const rows = parameterRows(tool.inputSchema, t);
 		if (rows.length === 0) {
 			out.push(t.noParams, '');
