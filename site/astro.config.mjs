@@ -1,13 +1,12 @@
 // The ServerFS documentation site. English pages are rendered from ../docs/*.md and the code's reference data by
 // scripts/prepare.mjs; the simplified Chinese pages under src/content/docs/zh-cn/ are their translations. No
-// analytics, no external fonts or scripts: dist/ works offline.
+// analytics (and ASTRO_TELEMETRY_DISABLED=1 in package.json), no external fonts or scripts: dist/ works offline.
 import { defineConfig } from 'astro/config';
 import starlight from '@astrojs/starlight';
 
 const group = (label, zh, items) => ({ label, translations: { 'zh-CN': zh }, items });
 
 export default defineConfig({
-	telemetry: false,
 	integrations: [
 		starlight({
 			title: 'ServerFS',
