@@ -145,6 +145,10 @@ function main() {
 		}
 	}
 	for (const { slug, input, render } of GENERATED) {
+		if (!existsSync(join(root, input))) {
+			failures.push(`${input} is missing: run ./test.sh, or npm run data here`);
+			continue;
+		}
 		const data = JSON.parse(readFileSync(join(root, input), 'utf8'));
 		write(join(content, `${slug}.md`), render(data, 'en'));
 		write(join(translations, `${slug}.md`), render(data, 'zh-cn'));
