@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
@@ -32,24 +33,19 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 /**
  * Property-based fuzzing of the published MCP surface (issue 10, "Done when"): random arguments for every tool of
  * all three surfaces, and random JSON-RPC envelopes, against the real {@code serve} composition in this JVM (real
  * Undertow on loopback, the real filesystem adapter over a temporary tree). Every answer must be a JSON-RPC answer
  * (never a 5xx, never an internal error), a known tool with object arguments always a tool result, and no answer
- * may name a host path. Bounded by the number of tries per property (a few seconds each). The {@code @Example}s are
- * the issue's own reproductions of §2, §7 and §12-§15 over the same surface.
+ * may name a host path. Inputs come from a seeded {@link Fuzz} (a failure prints its seed; {@code -Dfuzz.seed=N}
+ * replays it), bounded by the number of tries per property (a few seconds each). The plain {@code @Test} examples
+ * are the issue's own reproductions of §2, §7 and §12-§15 over the same surface.
  */
 class McpFuzzTest {
 
@@ -58,14 +54,29 @@ class McpFuzzTest {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final AtomicLong IDS = new AtomicLong();
+    /** Inputs per property; {@code -Dfuzz.tries=N} changes it for one run. */
+    private static final int TRIES = 600;
+
+    private static final String LONG_QUERY = "a".repeat(5000);
+    private static final String LONG_CONTENT = "x".repeat(70_000);
+    private static final List<JsonNode> ODD_NUMBERS = List.of(
+            NODES.numberNode(2_147_483_648L),
+            NODES.numberNode(Long.MAX_VALUE),
+            NODES.numberNode(new BigInteger("99999999999999999999999999")),
+            NODES.numberNode(new BigInteger("-99999999999999999999999999")),
+            NODES.numberNode(new BigDecimal("1e400")),
+            NODES.numberNode(new BigDecimal("2.0")),
+            NODES.numberNode(1.5),
+            NODES.textNode("10"));
 
     private static Path temp;
     private static ServeWiring serving;
     private static URI url;
     private static String session;
     private static Map<String, List<String>> toolArguments;
+    private static List<String> toolNames;
 
-    @BeforeContainer
+    @BeforeAll
     static void start() throws Exception {
         temp = Files.createTempDirectory("serverfs-fuzz");
         Path ro = Files.createDirectories(temp.resolve("hostdir-7f3a-ro"));
@@ -110,9 +121,10 @@ class McpFuzzTest {
             toolArguments.put(tool.get("name").textValue(), names);
         }
         assertEquals(22, toolArguments.size(), toolArguments.keySet().toString());
+        toolNames = List.copyOf(toolArguments.keySet());
     }
 
-    @AfterContainer
+    @AfterAll
     static void stop() throws IOException {
         if (serving != null) {
             serving.close();
@@ -126,44 +138,48 @@ class McpFuzzTest {
         }
     }
 
-    @Property(tries = 600)
-    void every_call_of_a_known_tool_is_a_tool_result_without_a_host_path(@ForAll("calls") ObjectNode call)
-            throws Exception {
-        HttpResponse<String> response = post(call.toString(), true);
+    @Test
+    void every_call_of_a_known_tool_is_a_tool_result_without_a_host_path(TestInfo test) {
+        Fuzz.forAll(name(test), TRIES, McpFuzzTest::call, call -> {
+            HttpResponse<String> response = post(call.toString(), true);
 
-        assertEquals(200, response.statusCode(), response.body());
-        JsonNode body = JSON.readTree(response.body());
-        assertEquals(call.get("id").asLong(), body.path("id").asLong(-1), body::toString);
-        JsonNode result = body.get("result");
-        assertTrue(result != null && !body.has("error"), () -> call + " -> " + body);
-        assertTrue(result.get("isError").isBoolean(), body::toString);
-        assertTrue(result.get("content").size() >= 1, body::toString);
-        assertNoHostPath(response.body());
+            assertEquals(200, response.statusCode(), response.body());
+            JsonNode body = JSON.readTree(response.body());
+            assertEquals(call.get("id").asLong(), body.path("id").asLong(-1), body::toString);
+            JsonNode result = body.get("result");
+            assertTrue(result != null && !body.has("error"), () -> call + " -> " + body);
+            assertTrue(result.get("isError").isBoolean(), body::toString);
+            assertTrue(result.get("content").size() >= 1, body::toString);
+            assertNoHostPath(response.body());
+        });
     }
 
-    @Property(tries = 600)
-    void every_envelope_gets_a_json_rpc_answer_or_an_empty_accept(
-            @ForAll("envelopes") String body, @ForAll boolean withSession) throws Exception {
-        HttpResponse<String> response = post(body, withSession);
+    @Test
+    void every_envelope_gets_a_json_rpc_answer_or_an_empty_accept(TestInfo test) {
+        Fuzz.forAll(name(test), TRIES, McpFuzzTest::envelope, envelope -> {
+            String body = envelope.body();
+            HttpResponse<String> response = post(body, envelope.withSession());
 
-        assertTrue(response.statusCode() < 500, () -> response.statusCode() + " for " + body);
-        assertNoHostPath(response.body());
-        if (response.body().isEmpty()) {
-            assertTrue(Set.of(202, 400, 404, 413).contains(response.statusCode()), () -> response.statusCode() + body);
-            return;
-        }
-        JsonNode answer = JSON.readTree(response.body());
-        assertEquals("2.0", answer.path("jsonrpc").asText(), response::body);
-        assertTrue(answer.has("result") != answer.has("error"), response::body);
-        if (answer.has("error")) {
-            assertTrue(answer.at("/error/code").isInt(), response::body);
-            assertNotEquals(-32603, answer.at("/error/code").intValue(), () -> body + " -> " + response.body());
-        }
+            assertTrue(response.statusCode() < 500, () -> response.statusCode() + " for " + body);
+            assertNoHostPath(response.body());
+            if (response.body().isEmpty()) {
+                assertTrue(
+                        Set.of(202, 400, 404, 413).contains(response.statusCode()), () -> response.statusCode() + body);
+                return;
+            }
+            JsonNode answer = JSON.readTree(response.body());
+            assertEquals("2.0", answer.path("jsonrpc").asText(), response::body);
+            assertTrue(answer.has("result") != answer.has("error"), response::body);
+            if (answer.has("error")) {
+                assertTrue(answer.at("/error/code").isInt(), response::body);
+                assertNotEquals(-32603, answer.at("/error/code").intValue(), () -> body + " -> " + response.body());
+            }
+        });
     }
 
     // The issue's reproductions, as fixed examples over the same HTTP surface.
 
-    @Example
+    @Test
     void integers_past_2_31_clamp_or_read_past_the_end() throws Exception {
         // Issue 10 §7: these answered -32603 with a stack trace in the log.
         JsonNode page = toolResult(
@@ -178,7 +194,7 @@ class McpFuzzTest {
         assertEquals(2147483647L, read.at("/structuredContent/end_line").longValue());
     }
 
-    @Example
+    @Test
     void unknown_arguments_are_ignored_and_known_ones_of_the_wrong_type_are_invalid_arguments_results()
             throws Exception {
         // Issue 10 §12 (Gemini CLI's wait_for_previous) and §13 (SEP-1303).
@@ -194,7 +210,7 @@ class McpFuzzTest {
         assertEquals(-32602, unknown.at("/error/code").intValue(), unknown::toString);
     }
 
-    @Example
+    @Test
     void invalid_base64_is_a_coded_tool_error_not_a_500() throws Exception {
         // Issue 10 §2: the audit log refused the code INVALID_BASE64 (a digit) and the exception escaped.
         for (String data : List.of("abc", "YW Jj", "YQ", "é")) {
@@ -209,7 +225,7 @@ class McpFuzzTest {
         }
     }
 
-    @Example
+    @Test
     void download_also_returns_its_metadata_as_json_text_and_tools_carry_titles() throws Exception {
         // Issue 10 §14 and §15.
         Files.write(temp.resolve("hostdir-7f3a-rw/blob.bin"), new byte[] {1, 2, 3});
@@ -237,40 +253,44 @@ class McpFuzzTest {
         return answer.get("result");
     }
 
-    @Provide
-    Arbitrary<ObjectNode> calls() {
-        return Arbitraries.of(toolArguments.keySet())
-                .flatMap(tool -> arguments(tool).map(args -> {
-                    ObjectNode params = NODES.objectNode().put("name", tool);
-                    params.set("arguments", args);
-                    return request("tools/call", params);
-                }));
+    private static String name(TestInfo test) {
+        return test.getTestMethod().orElseThrow().getName();
     }
 
-    private Arbitrary<ObjectNode> arguments(String tool) {
+    // Generators: each draws one input from the seeded source (an argument present 7 times in 10, plausible for its
+    // name 4 times in 5, anything at all otherwise; an envelope well-formed 3 times in 4).
+
+    private static ObjectNode call(Fuzz fuzz) {
+        String tool = fuzz.pick(toolNames);
+        ObjectNode params = NODES.objectNode().put("name", tool);
+        params.set("arguments", arguments(fuzz, tool));
+        return request("tools/call", params);
+    }
+
+    private static ObjectNode arguments(Fuzz fuzz, String tool) {
         List<String> names = new ArrayList<>(toolArguments.get(tool));
         names.add("wait_for_previous");
         names.add("extra");
-        List<Arbitrary<Optional<JsonNode>>> each =
-                names.stream().map(name -> argumentValue(name).optional(0.7)).toList();
-        return Combinators.combine(each).as(values -> {
-            ObjectNode args = NODES.objectNode();
-            for (int i = 0; i < names.size(); i++) {
-                Optional<JsonNode> value = values.get(i);
-                if (value.isPresent()) {
-                    args.set(names.get(i), value.get());
-                }
+        ObjectNode args = NODES.objectNode();
+        for (String name : names) {
+            if (fuzz.chance(0.7)) {
+                args.set(name, argumentValue(fuzz, name));
             }
-            return args;
-        });
+        }
+        return args;
     }
 
     /** A value that is plausible for the argument most of the time, anything at all otherwise. */
-    private Arbitrary<JsonNode> argumentValue(String name) {
-        Arbitrary<JsonNode> plausible = switch (name) {
-            case "workdir" -> strings("ro", "rw", "nope", "", "RO");
+    private static JsonNode argumentValue(Fuzz fuzz, String name) {
+        return fuzz.weighted(4, () -> plausibleValue(fuzz, name), 1, () -> anyValue(fuzz, 2));
+    }
+
+    private static JsonNode plausibleValue(Fuzz fuzz, String name) {
+        return switch (name) {
+            case "workdir" -> text(fuzz, "ro", "rw", "nope", "", "RO");
             case "path" ->
-                strings(
+                text(
+                        fuzz,
                         "",
                         ".",
                         "a.txt",
@@ -290,97 +310,117 @@ class McpFuzzTest {
                         "\ud800",
                         ".serverfs-tmp-0123456789abcdef",
                         "sub/../a.txt");
-            case "pattern", "glob" -> strings("*", "*.md", "**", "*?*?*?*?*?*?*?*?z", "[", "[!a-", "{a,b}");
-            case "query" -> strings("needle", "", "alpha", "\ud800", "a".repeat(5000));
+            case "pattern", "glob" -> text(fuzz, "*", "*.md", "**", "*?*?*?*?*?*?*?*?z", "[", "[!a-", "{a,b}");
+            case "query" -> text(fuzz, "needle", "", "alpha", "\ud800", LONG_QUERY);
             case "offset", "limit", "start_line", "max_lines", "after_event_id", "offset_bytes", "max_bytes" ->
-                integers();
-            case "task_id", "continue_from_task_id" -> strings("agt_" + "0".repeat(24), "agt_x", "../etc", "");
-            case "request_id" -> strings("req_" + "0".repeat(24), "req_", "");
-            case "runtime" -> strings("codex", "claude", "fake", "bash");
-            case "profile" -> strings("review", "workspace-write", "root");
-            case "decision" -> strings("approve_once", "deny", "cancel_task", "yes");
-            case "data_base64" -> strings("", "YWJj", "abc", "YW Jj", "YQ", "é", "AAAA====");
-            case "expected_revision" -> strings("v1:0123456789abcdef", "v1:", "");
-            case "content", "message", "prompt" -> strings("text\n", "", "\ud800", "x".repeat(70_000));
-            case "edits" -> edits();
-            case "answers" -> answers();
-            default -> anyValue(2);
+                integer(fuzz);
+            case "task_id", "continue_from_task_id" -> text(fuzz, "agt_" + "0".repeat(24), "agt_x", "../etc", "");
+            case "request_id" -> text(fuzz, "req_" + "0".repeat(24), "req_", "");
+            case "runtime" -> text(fuzz, "codex", "claude", "fake", "bash");
+            case "profile" -> text(fuzz, "review", "workspace-write", "root");
+            case "decision" -> text(fuzz, "approve_once", "deny", "cancel_task", "yes");
+            case "data_base64" -> text(fuzz, "", "YWJj", "abc", "YW Jj", "YQ", "é", "AAAA====");
+            case "expected_revision" -> text(fuzz, "v1:0123456789abcdef", "v1:", "");
+            case "content", "message", "prompt" -> text(fuzz, "text\n", "", "\ud800", LONG_CONTENT);
+            case "edits" -> edits(fuzz);
+            case "answers" -> answers(fuzz);
+            default -> anyValue(fuzz, 2);
         };
-        return Arbitraries.frequencyOf(Tuple.of(4, plausible), Tuple.of(1, anyValue(2)));
     }
 
-    private static Arbitrary<JsonNode> strings(String... values) {
-        return Arbitraries.of(values).map(NODES::textNode);
+    private static JsonNode text(Fuzz fuzz, String... values) {
+        return NODES.textNode(fuzz.pick(values));
     }
 
-    private static Arbitrary<JsonNode> integers() {
-        return Arbitraries.oneOf(
-                Arbitraries.integers().between(-3, 600).map(i -> (JsonNode) NODES.numberNode(i)),
-                Arbitraries.of(
-                        NODES.numberNode(2_147_483_648L),
-                        NODES.numberNode(Long.MAX_VALUE),
-                        NODES.numberNode(new BigInteger("99999999999999999999999999")),
-                        NODES.numberNode(new BigInteger("-99999999999999999999999999")),
-                        NODES.numberNode(new BigDecimal("1e400")),
-                        NODES.numberNode(new BigDecimal("2.0")),
-                        NODES.numberNode(1.5),
-                        NODES.textNode("10")));
+    /** A small int half of the time, otherwise a number past the int and long ranges, a fraction or a string. */
+    private static JsonNode integer(Fuzz fuzz) {
+        return fuzz.chance(0.5) ? NODES.numberNode(fuzz.between(-3, 600)) : fuzz.pick(ODD_NUMBERS);
     }
 
-    private static Arbitrary<JsonNode> edits() {
-        Arbitrary<JsonNode> edit = Combinators.combine(
-                        strings("one", "two", "", "absent"),
-                        strings("1", ""),
-                        integers().optional(0.5))
-                .as((oldText, newText, count) -> {
-                    ObjectNode e = NODES.objectNode();
-                    e.set("old_text", oldText);
-                    e.set("new_text", newText);
-                    count.ifPresent(c -> e.set("expected_count", c));
-                    return e;
-                });
-        return edit.list().ofMaxSize(3).map(list -> NODES.arrayNode().addAll(list));
-    }
-
-    private static Arbitrary<JsonNode> answers() {
-        Arbitrary<JsonNode> answer = Combinators.combine(strings("q1", ""), anyValue(1))
-                .as((id, text) -> {
-                    ObjectNode a = NODES.objectNode();
-                    a.set("question_id", id);
-                    a.set("text", text);
-                    return a;
-                });
-        return answer.list().ofMaxSize(2).map(list -> NODES.arrayNode().addAll(list));
-    }
-
-    /** Any JSON value, nested at most {@code depth} levels. */
-    private static Arbitrary<JsonNode> anyValue(int depth) {
-        Arbitrary<JsonNode> scalar = Arbitraries.oneOf(
-                Arbitraries.strings().ofMaxLength(20).map(NODES::textNode),
-                integers(),
-                Arbitraries.of(NODES.booleanNode(true), NODES.booleanNode(false), NODES.nullNode()));
-        if (depth == 0) {
-            return scalar;
+    private static JsonNode edits(Fuzz fuzz) {
+        ArrayNode edits = NODES.arrayNode();
+        for (int i = fuzz.between(0, 3); i > 0; i--) {
+            ObjectNode edit = NODES.objectNode();
+            edit.set("old_text", text(fuzz, "one", "two", "", "absent"));
+            edit.set("new_text", text(fuzz, "1", ""));
+            if (fuzz.chance(0.5)) {
+                edit.set("expected_count", integer(fuzz));
+            }
+            edits.add(edit);
         }
-        Arbitrary<JsonNode> array = anyValue(depth - 1)
-                .list()
-                .ofMaxSize(3)
-                .map(list -> NODES.arrayNode().addAll(list));
-        Arbitrary<JsonNode> object = Combinators.combine(
-                        Arbitraries.of("workdir", "path", "k", ""), anyValue(depth - 1))
-                .as((k, v) -> (JsonNode) NODES.objectNode().set(k, v));
-        return Arbitraries.oneOf(scalar, scalar, array, object);
+        return edits;
     }
 
-    @Provide
-    Arbitrary<String> envelopes() {
-        Arbitrary<JsonNode> id = Arbitraries.oneOf(
-                Arbitraries.longs().map(NODES::numberNode),
-                Arbitraries.strings().ofMaxLength(8).map(NODES::textNode),
-                Arbitraries.of(NODES.nullNode(), NODES.booleanNode(true), NODES.numberNode(1.5)),
-                anyValue(1));
-        Arbitrary<JsonNode> method = Arbitraries.oneOf(
-                strings(
+    private static JsonNode answers(Fuzz fuzz) {
+        ArrayNode answers = NODES.arrayNode();
+        for (int i = fuzz.between(0, 2); i > 0; i--) {
+            ObjectNode answer = NODES.objectNode();
+            answer.set("question_id", text(fuzz, "q1", ""));
+            answer.set("text", anyValue(fuzz, 1));
+            answers.add(answer);
+        }
+        return answers;
+    }
+
+    /** Any JSON value, nested at most {@code depth} levels: a scalar half of the time, else an array or object. */
+    private static JsonNode anyValue(Fuzz fuzz, int depth) {
+        int kind = depth == 0 ? 0 : fuzz.between(0, 3);
+        return switch (kind) {
+            case 0, 1 ->
+                switch (fuzz.between(0, 2)) {
+                    case 0 -> NODES.textNode(fuzz.anyString(20));
+                    case 1 -> integer(fuzz);
+                    default -> fuzz.pick(NODES.booleanNode(true), NODES.booleanNode(false), NODES.nullNode());
+                };
+            case 2 -> {
+                ArrayNode array = NODES.arrayNode();
+                for (int i = fuzz.between(0, 3); i > 0; i--) {
+                    array.add(anyValue(fuzz, depth - 1));
+                }
+                yield array;
+            }
+            default -> NODES.objectNode().set(fuzz.pick("workdir", "path", "k", ""), anyValue(fuzz, depth - 1));
+        };
+    }
+
+    /** One HTTP body for {@code POST /mcp} and whether it carries the session's headers. */
+    private record Envelope(String body, boolean withSession) {}
+
+    private static Envelope envelope(Fuzz fuzz) {
+        String body = fuzz.weighted(3, () -> structured(fuzz), 1, () -> broken(fuzz));
+        return new Envelope(body, fuzz.chance(0.5));
+    }
+
+    private static String structured(Fuzz fuzz) {
+        ObjectNode envelope = NODES.objectNode();
+        if (fuzz.chance(0.9)) {
+            envelope.set("jsonrpc", text(fuzz, "2.0", "1.0"));
+        }
+        if (fuzz.chance(0.8)) {
+            envelope.set("id", id(fuzz));
+        }
+        if (fuzz.chance(0.95)) {
+            envelope.set("method", method(fuzz));
+        }
+        if (fuzz.chance(0.7)) {
+            envelope.set("params", params(fuzz));
+        }
+        return envelope.toString();
+    }
+
+    private static JsonNode id(Fuzz fuzz) {
+        return switch (fuzz.between(0, 3)) {
+            case 0 -> NODES.numberNode(fuzz.anyLong());
+            case 1 -> NODES.textNode(fuzz.anyString(8));
+            case 2 -> fuzz.pick(NODES.nullNode(), NODES.booleanNode(true), NODES.numberNode(1.5));
+            default -> anyValue(fuzz, 1);
+        };
+    }
+
+    private static JsonNode method(Fuzz fuzz) {
+        return fuzz.chance(0.5)
+                ? text(
+                        fuzz,
                         "initialize",
                         "ping",
                         "tools/list",
@@ -391,36 +431,46 @@ class McpFuzzTest {
                         "notifications/initialized",
                         "prompts/list",
                         "",
-                        "x"),
-                anyValue(0));
-        Arbitrary<JsonNode> params = Arbitraries.oneOf(
-                anyValue(2),
-                calls().map(c -> c.get("params")),
-                Arbitraries.create(NODES::objectNode),
-                Arbitraries.of("serverfs://ro/a.txt", "serverfs://ro/%zz", "serverfs://nope/x", "file:///etc/passwd")
-                        .map(uri -> NODES.objectNode().put("uri", uri)));
-        Arbitrary<String> structured = Combinators.combine(
-                        strings("2.0", "1.0").optional(0.9),
-                        id.optional(0.8),
-                        method.optional(0.95),
-                        params.optional(0.7))
-                .as((jsonrpc, i, m, p) -> {
-                    ObjectNode e = NODES.objectNode();
-                    jsonrpc.ifPresent(v -> e.set("jsonrpc", v));
-                    i.ifPresent(v -> e.set("id", v));
-                    m.ifPresent(v -> e.set("method", v));
-                    p.ifPresent(v -> e.set("params", v));
-                    return e.toString();
-                });
-        Arbitrary<String> broken = Arbitraries.oneOf(
-                structured.map(s -> s.substring(0, s.length() / 2)),
-                structured.map(s -> "[" + s + "," + s + "]"),
-                structured.map(s -> s + " trailing"),
-                structured.map(s -> s.replace("\"jsonrpc\"", "\"jsonrpc\":\"2.0\",\"jsonrpc\"")),
-                Arbitraries.of("", "null", "[]", "{}", "\"x\"", "1", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"),
-                Arbitraries.integers().between(1, 3000).map(n -> "[".repeat(n) + "]".repeat(n)),
-                Arbitraries.strings().ofMaxLength(40));
-        return Arbitraries.frequencyOf(Tuple.of(3, structured), Tuple.of(1, broken));
+                        "x")
+                : anyValue(fuzz, 0);
+    }
+
+    private static JsonNode params(Fuzz fuzz) {
+        return switch (fuzz.between(0, 3)) {
+            case 0 -> anyValue(fuzz, 2);
+            case 1 -> call(fuzz).get("params");
+            case 2 -> NODES.objectNode();
+            default ->
+                NODES.objectNode()
+                        .put(
+                                "uri",
+                                fuzz.pick(
+                                        "serverfs://ro/a.txt",
+                                        "serverfs://ro/%zz",
+                                        "serverfs://nope/x",
+                                        "file:///etc/passwd"));
+        };
+    }
+
+    private static String broken(Fuzz fuzz) {
+        return switch (fuzz.between(0, 6)) {
+            case 0 -> {
+                String s = structured(fuzz);
+                yield s.substring(0, s.length() / 2);
+            }
+            case 1 -> {
+                String s = structured(fuzz);
+                yield "[" + s + "," + s + "]";
+            }
+            case 2 -> structured(fuzz) + " trailing";
+            case 3 -> structured(fuzz).replace("\"jsonrpc\"", "\"jsonrpc\":\"2.0\",\"jsonrpc\"");
+            case 4 -> fuzz.pick("", "null", "[]", "{}", "\"x\"", "1", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":");
+            case 5 -> {
+                int n = fuzz.between(1, 3000);
+                yield "[".repeat(n) + "]".repeat(n);
+            }
+            default -> fuzz.anyString(40);
+        };
     }
 
     private static void assertNoHostPath(String body) {
