@@ -265,14 +265,10 @@ public final class LinuxWorkdirFileSystem
 
     @Override
     public TextSearchOutcome searchText(Workdir workdir, WorkdirPath root, TextSearch request) {
+        // The budget starts now: the wait for a search slot is part of it (issue 24 §1).
+        long deadline = System.nanoTime() + request.timeout().toNanos();
         String label = label(workdir, root);
-        int rootFd = root(workdir, label);
-        int fd = confinement.open(rootFd, root, DIRECTORY_FLAGS, label);
-        try {
-            return search.search(rootFd, fd, root, request, label);
-        } finally {
-            Syscalls.close(fd);
-        }
+        return search.search(root(workdir, label), root, request, label, deadline);
     }
 
     @Override
