@@ -79,7 +79,7 @@ final class NativeTextSearch implements AutoCloseable {
             return t;
         });
         this.window = threads * 2 + 2;
-        this.slots = new SearchSlots(threads, threads * WAITING_PER_SLOT);
+        this.slots = new SearchSlots("serverfs-search-slot", threads, threads * WAITING_PER_SLOT);
     }
 
     @Override

@@ -13,10 +13,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs searches, which are CPU-bound (ignore rules, scanning), on platform threads of their own, at most
- * {@code slots} at a time, never on the caller's virtual thread: a virtual thread that computes for seconds holds its
- * carrier, and with every carrier held no other tool call runs (issue 24 §1). Searches beyond the slots wait in a
- * queue of at most {@code maxWaiting}, and the wait counts against their deadline. The caller's thread only parks.
+ * Runs searches and walks, which are CPU-bound (ignore rules, scanning, policy checks), on platform threads of their
+ * own, at most {@code slots} at a time, never on the caller's virtual thread: a virtual thread that computes for
+ * seconds holds its carrier, and with every carrier held no other tool call runs (issue 24 §1). Work beyond the
+ * slots waits in a queue of at most {@code maxWaiting} (a deadline, when given, counts the wait); past that it is
+ * refused at once. The caller's thread only parks.
  */
 final class SearchSlots implements AutoCloseable {
 
@@ -26,12 +27,13 @@ final class SearchSlots implements AutoCloseable {
     private final ThreadPoolExecutor pool;
     private final int slots;
 
-    SearchSlots(int slots, int maxWaiting) {
+    /** {@code slots} threads named {@code name-1}, {@code name-2}, …, and a queue of {@code maxWaiting}. */
+    SearchSlots(String name, int slots, int maxWaiting) {
         this.slots = slots;
         AtomicInteger ids = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(
                 slots, slots, 0, TimeUnit.NANOSECONDS, new ArrayBlockingQueue<>(maxWaiting), r -> {
-                    Thread t = new Thread(r, "serverfs-search-walk-" + ids.incrementAndGet());
+                    Thread t = new Thread(r, name + "-" + ids.incrementAndGet());
                     t.setDaemon(true);
                     return t;
                 });
@@ -102,14 +104,39 @@ final class SearchSlots implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("search interrupted", e);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
+            throw unwrap(e);
         }
+    }
+
+    /**
+     * Runs {@code work} on a slot and waits for it however long it takes: for work bounded by other means (a
+     * {@code find_files} walk stops after {@code SERVERFS_MAX_WALK_ENTRIES} entries).
+     *
+     * @throws RejectedExecutionException when {@code maxWaiting} callers are already waiting
+     */
+    <T> T runToEnd(Callable<T> work) {
+        Job<T> job = new Job<>(work);
+        pool.execute(job);
+        try {
+            return job.get();
+        } catch (InterruptedException e) {
+            job.withdraw();
+            pool.remove(job);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            throw unwrap(e);
+        }
+    }
+
+    private static RuntimeException unwrap(ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException r) {
+            return r;
+        }
+        if (e.getCause() instanceof Error err) {
+            throw err;
+        }
+        return new IllegalStateException(e.getCause());
     }
 
     @Override

@@ -635,6 +635,23 @@ abstract class ReadToolsContract {
         }
     }
 
+    /**
+     * Issue 24 §1: a walk ({@code find_files}) never runs on the caller's virtual thread, where its CPU work would
+     * hold a carrier that every other tool call needs.
+     */
+    @Test
+    void a_walk_runs_on_a_platform_thread_of_its_own() throws Exception {
+        write("a/b.txt", "x");
+        List<Boolean> virtual = new ArrayList<>();
+        Thread caller = Thread.ofVirtual()
+                .start(() -> fs.walk(workdirs.require("wd"), WorkdirPath.ROOT, (p, t) -> {
+                    virtual.add(Thread.currentThread().isVirtual());
+                    return WalkVisitor.WalkDecision.CONTINUE;
+                }));
+        caller.join(Duration.ofSeconds(30));
+        assertEquals(List.of(false, false), virtual);
+    }
+
     /** Issue 24 §1: a search out of time keeps the reference's text and says how far it got. */
     @Test
     void a_search_out_of_time_says_how_far_it_got() {

@@ -21,7 +21,7 @@ class SearchSlotsTest {
 
     private static final long LONG = TimeUnit.MINUTES.toNanos(1);
 
-    private final SearchSlots slots = new SearchSlots(1, 1);
+    private final SearchSlots slots = new SearchSlots("test-slot", 1, 1);
     private final CountDownLatch release = new CountDownLatch(1);
     private final CountDownLatch holding = new CountDownLatch(1);
     private Thread holder;
