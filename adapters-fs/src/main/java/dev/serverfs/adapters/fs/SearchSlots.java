@@ -39,17 +39,17 @@ final class SearchSlots implements AutoCloseable {
                 });
     }
 
-    /** How many searches run at once. */
+    /** How many pieces of work run at once. */
     int slots() {
         return slots;
     }
 
-    /** How many searches wait for a slot right now. */
+    /** How many pieces of work wait for a slot right now. */
     int waiting() {
         return pool.getQueue().size();
     }
 
-    /** A search that runs only if it claims itself before its caller gives up on it. */
+    /** Work that runs only if it claims itself before its caller gives up on it. */
     private static final class Job<T> extends FutureTask<T> {
         private final AtomicBoolean claimed = new AtomicBoolean();
 
@@ -77,7 +77,7 @@ final class SearchSlots implements AutoCloseable {
      * its next check. Work must own every resource it uses: work that overruns finishes on its own after this
      * returns.
      *
-     * @throws RejectedExecutionException when {@code maxWaiting} searches are already waiting
+     * @throws RejectedExecutionException when {@code maxWaiting} callers are already waiting
      */
     <T> Optional<T> run(Callable<T> work, long deadline, Runnable stop) {
         Job<T> job = new Job<>(work);
