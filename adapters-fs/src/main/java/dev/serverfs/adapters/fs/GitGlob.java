@@ -48,12 +48,28 @@ final class GitGlob {
                 segments.length == 2 && segments[0].anyDepth() && !segments[1].anyDepth() ? segments[1].tokens() : null;
     }
 
-    /** The compiled glob, or null when it is malformed (dangling {@code \}, unclosed or reversed class). */
+    /** The compiled glob, or null when it is malformed (see {@link #strict}). */
     static GitGlob compile(String glob) {
+        try {
+            return strict(glob);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The compiled glob.
+     *
+     * @throws IllegalArgumentException when ripgrep would refuse it: a dangling {@code \}, an unclosed {@code [} or
+     *     a reversed range in a class, an unclosed or nested <code>{</code> group (the message says which, in
+     *     ripgrep's words, and never repeats the glob)
+     */
+    static GitGlob strict(String glob) {
         List<Segment> out = new ArrayList<>();
         List<Token> current = new ArrayList<>();
         boolean currentIsDoubleStar = true;
         int starsInARow = 0;
+        int openGroups = 0;
         int[] p = glob.codePoints().toArray();
         int i = 0;
         while (i <= p.length) {
@@ -79,7 +95,7 @@ final class GitGlob {
                 current.add(new AnyChar());
             } else if (c == '\\') {
                 if (i >= p.length) {
-                    return null;
+                    throw new IllegalArgumentException("dangling '\\'");
                 }
                 int escaped = p[i++];
                 if (escaped == '/') {
@@ -91,17 +107,23 @@ final class GitGlob {
             } else if (c == '[') {
                 int close = classEnd(p, i);
                 if (close < 0) {
-                    return null;
+                    throw new IllegalArgumentException("unclosed character class; missing ']'");
                 }
-                CharClass set = charClass(p, i, close);
-                if (set == null) {
-                    return null;
-                }
-                current.add(set);
+                current.add(charClass(p, i, close));
                 i = close + 1;
             } else {
+                // Groups are matched literally, but ripgrep refuses the same malformed ones (issue 24 §11).
+                if (c == '{' && ++openGroups > 1) {
+                    throw new IllegalArgumentException("nested alternate groups are not allowed");
+                }
+                if (c == '}' && openGroups > 0) {
+                    openGroups--;
+                }
                 current.add(new Literal(c));
             }
+        }
+        if (openGroups > 0) {
+            throw new IllegalArgumentException("unclosed alternate group; missing '}'");
         }
         return new GitGlob(out.toArray(Segment[]::new));
     }
@@ -121,6 +143,7 @@ final class GitGlob {
         return j < p.length ? j : -1;
     }
 
+    /** The class {@code p[from, to)}; a reversed range is refused. */
     private static CharClass charClass(int[] p, int from, int to) {
         boolean negated = from < to && (p[from] == '!' || p[from] == '^');
         int k = negated ? from + 1 : from;
@@ -128,7 +151,7 @@ final class GitGlob {
         while (k < to) {
             if (k + 2 < to && p[k + 1] == '-') {
                 if (p[k] > p[k + 2]) {
-                    return null;
+                    throw new IllegalArgumentException("invalid range");
                 }
                 ranges.add(new int[] {p[k], p[k + 2]});
                 k += 3;

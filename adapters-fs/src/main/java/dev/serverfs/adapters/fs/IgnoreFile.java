@@ -3,6 +3,7 @@ package dev.serverfs.adapters.fs;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * One ignore file ({@code .gitignore}, {@code .ignore}, {@code .rgignore}, {@code .git/info/exclude}) or the
@@ -10,9 +11,24 @@ import java.util.List;
  * {@code !} whitelists, trailing {@code /} for directories only, patterns without a slash matching at any
  * depth, {@code *} and {@code ?} never crossing {@code /}, {@code **} for any number of directories; the last
  * matching pattern wins. Paths are relative to the file's directory, {@code /}-separated. Matching is linear in
- * the rules and never backtracks (see {@link GitGlob}).
+ * the rules and never backtracks (see {@link GitGlob}). Parsing and matching take a stop signal, checked every
+ * {@link #CHECK_EVERY} lines or rules, so a huge file cannot hold a search past its deadline (issue 24 §1).
  */
 final class IgnoreFile {
+
+    /** Lines parsed, or rules tried, between two checks of the stop signal. */
+    static final int CHECK_EVERY = 256;
+
+    private static final BooleanSupplier NEVER = () -> false;
+
+    /** Parsing or matching gave up because its stop signal turned true. */
+    static final class Stopped extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Stopped() {
+            super("stopped", null, false, false);
+        }
+    }
 
     /** Result of a match. */
     enum Verdict {
@@ -38,17 +54,38 @@ final class IgnoreFile {
     }
 
     static IgnoreFile parse(String content) {
+        return parse(content, NEVER);
+    }
+
+    /**
+     * An ignore file's rules; a line whose glob is malformed is skipped, as ripgrep does.
+     *
+     * @throws Stopped when {@code stop} turns true
+     */
+    static IgnoreFile parse(String content, BooleanSupplier stop) {
         List<Rule> rules = new ArrayList<>();
+        int lines = 0;
         for (String line : content.split("\n", -1)) {
-            Rule rule = parseLine(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
-            if (rule != null) {
-                rules.add(rule);
+            if (++lines % CHECK_EVERY == 0 && stop.getAsBoolean()) {
+                throw new Stopped();
+            }
+            try {
+                Rule rule = parseLine(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
+                if (rule != null) {
+                    rules.add(rule);
+                }
+            } catch (IllegalArgumentException e) {
+                // ripgrep reports a bad glob in an ignore file and skips that line.
             }
         }
         return new IgnoreFile(rules);
     }
 
-    /** Overrides as ripgrep builds them from {@code --glob}: a plain glob whitelists, {@code !glob} ignores. */
+    /**
+     * Overrides as ripgrep builds them from {@code --glob}: a plain glob whitelists, {@code !glob} ignores.
+     *
+     * @throws IllegalArgumentException when a glob is malformed (ripgrep refuses to run), with the reason
+     */
     static IgnoreFile overrides(List<String> globs) {
         List<Rule> rules = new ArrayList<>();
         for (String glob : globs) {
@@ -61,12 +98,23 @@ final class IgnoreFile {
     }
 
     Verdict match(String relativePath, boolean isDirectory) {
-        return match(Arrays.asList(relativePath.split("/", -1)), isDirectory);
+        return match(Arrays.asList(relativePath.split("/", -1)), isDirectory, NEVER);
     }
 
-    /** The verdict for a path given as its components, relative to the file's directory. */
     Verdict match(List<String> relativePath, boolean isDirectory) {
+        return match(relativePath, isDirectory, NEVER);
+    }
+
+    /**
+     * The verdict for a path given as its components, relative to the file's directory.
+     *
+     * @throws Stopped when {@code stop} turns true
+     */
+    Verdict match(List<String> relativePath, boolean isDirectory, BooleanSupplier stop) {
         for (int i = rules.size() - 1; i >= 0; i--) {
+            if (i % CHECK_EVERY == 0 && i > 0 && stop.getAsBoolean()) {
+                throw new Stopped();
+            }
             Rule rule = rules.get(i);
             if (rule.directoryOnly() && !isDirectory) {
                 continue;
@@ -78,6 +126,7 @@ final class IgnoreFile {
         return Verdict.NONE;
     }
 
+    /** The rule of one line, null for a comment or a blank; a malformed glob throws (its reason as the message). */
     private static Rule parseLine(String raw) {
         String line = raw;
         if (line.startsWith("#")) {
@@ -119,8 +168,6 @@ final class IgnoreFile {
         if (glob.endsWith("/**")) {
             glob = glob + "/*";
         }
-        GitGlob compiled = GitGlob.compile(glob);
-        // ripgrep reports a bad glob and skips it.
-        return compiled == null ? null : new Rule(compiled, whitelist, directoryOnly);
+        return new Rule(GitGlob.strict(glob), whitelist, directoryOnly);
     }
 }

@@ -1,6 +1,7 @@
 package dev.serverfs.adapters.fs;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * The ignore files of one directory and its ancestors (within the workdir), matched with ripgrep's precedence:
@@ -26,8 +27,12 @@ record IgnoreFrame(
         return false;
     }
 
-    /** Whether an entry (workdir-relative components) is ignored by the ignore files in effect here. */
-    boolean ignored(List<String> entry, boolean isDirectory, boolean anyGit) {
+    /**
+     * Whether an entry (workdir-relative components) is ignored by the ignore files in effect here.
+     *
+     * @throws IgnoreFile.Stopped when {@code stop} turns true during the match
+     */
+    boolean ignored(List<String> entry, boolean isDirectory, boolean anyGit, BooleanSupplier stop) {
         IgnoreFile.Verdict custom = IgnoreFile.Verdict.NONE;
         IgnoreFile.Verdict ignoreVerdict = IgnoreFile.Verdict.NONE;
         IgnoreFile.Verdict git = IgnoreFile.Verdict.NONE;
@@ -37,20 +42,20 @@ record IgnoreFrame(
             List<String> relative = null;
             if (custom == IgnoreFile.Verdict.NONE && f.rgignore != null) {
                 relative = relative(f, entry);
-                custom = f.rgignore.match(relative, isDirectory);
+                custom = f.rgignore.match(relative, isDirectory, stop);
             }
             if (ignoreVerdict == IgnoreFile.Verdict.NONE && f.ignore != null) {
                 relative = relative == null ? relative(f, entry) : relative;
-                ignoreVerdict = f.ignore.match(relative, isDirectory);
+                ignoreVerdict = f.ignore.match(relative, isDirectory, stop);
             }
             if (anyGit && !sawGit) {
                 if (git == IgnoreFile.Verdict.NONE && f.gitignore != null) {
                     relative = relative == null ? relative(f, entry) : relative;
-                    git = f.gitignore.match(relative, isDirectory);
+                    git = f.gitignore.match(relative, isDirectory, stop);
                 }
                 if (exclude == IgnoreFile.Verdict.NONE && f.gitExclude != null) {
                     relative = relative == null ? relative(f, entry) : relative;
-                    exclude = f.gitExclude.match(relative, isDirectory);
+                    exclude = f.gitExclude.match(relative, isDirectory, stop);
                 }
             }
             sawGit = sawGit || f.hasGit;

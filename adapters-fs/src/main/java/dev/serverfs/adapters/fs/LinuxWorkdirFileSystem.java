@@ -25,6 +25,7 @@ import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.application.port.out.WorkdirMutations;
 import dev.serverfs.application.port.out.WorkingDirectories;
 import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.file.FileStat;
 import dev.serverfs.domain.file.FileType;
 import dev.serverfs.domain.file.Revision;
@@ -38,6 +39,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * {@link WorkdirFileSystem} on Linux through FFM. One {@code O_PATH} descriptor per workdir root, opened on first
@@ -45,7 +47,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link Resolution#AUTO} uses {@code openat2} when the kernel allows it; the system property
  * {@code serverfs.fs.resolution=walk} (or {@link Resolution#COMPONENT_WALK}) forces the fallback walk. The
  * {@link WorkdirMutations} side publishes atomically through the parent descriptor (see {@link Publication}); the
- * {@link WorkingDirectories} side holds provider starting directories as {@code O_PATH} descriptors.
+ * {@link WorkingDirectories} side holds provider starting directories as {@code O_PATH} descriptors. Searches and
+ * walks run on platform threads of their own ({@link SearchSlots}), never on the caller's (virtual) thread.
  */
 public final class LinuxWorkdirFileSystem
         implements WorkdirFileSystem, WorkdirMutations, WorkingDirectories, AutoCloseable {
@@ -69,6 +72,9 @@ public final class LinuxWorkdirFileSystem
     private final Confinement confinement;
     private final Map<Path, Integer> roots = new ConcurrentHashMap<>();
     private final NativeTextSearch search;
+    /** Walks ({@code find_files}) run here: bounded by the walk cap, they need no deadline, only a thread. */
+    private final SearchSlots walks;
+
     private final WalkHook hook;
     private final Publication publication;
 
@@ -86,6 +92,8 @@ public final class LinuxWorkdirFileSystem
         this.confinement = new Confinement(!forced && Confinement.openat2Available());
         this.hook = hook;
         this.search = new NativeTextSearch(confinement);
+        int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
+        this.walks = new SearchSlots("serverfs-walk", cores, cores * NativeTextSearch.WAITING_PER_SLOT);
         this.publication = new Publication(confinement);
     }
 
@@ -155,6 +163,22 @@ public final class LinuxWorkdirFileSystem
     @Override
     public void walk(Workdir workdir, WorkdirPath root, WalkVisitor visitor) {
         String label = label(workdir, root);
+        try {
+            // On a walk slot, never the caller's virtual thread: a long walk would hold its carrier (issue 24 §1).
+            walks.runToEnd(() -> {
+                walkHere(workdir, root, visitor, label);
+                return null;
+            });
+        } catch (RejectedExecutionException e) {
+            throw new ServerFsException(
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    label,
+                    "walk refused: " + walks.slots() * NativeTextSearch.WAITING_PER_SLOT
+                            + " walks are already waiting for a free slot; try again shortly");
+        }
+    }
+
+    private void walkHere(Workdir workdir, WorkdirPath root, WalkVisitor visitor, String label) {
         int fd = confinement.open(root(workdir, label), root, DIRECTORY_FLAGS, label);
         // An explicit stack, not recursion: a chain of thousands of directories must not overflow the thread's
         // stack (issue 10 §3). One descriptor per level: bounded by depth, not width (v0.7.2).
@@ -289,14 +313,10 @@ public final class LinuxWorkdirFileSystem
 
     @Override
     public TextSearchOutcome searchText(Workdir workdir, WorkdirPath root, TextSearch request) {
+        // The budget starts now: the wait for a search slot is part of it (issue 24 §1).
+        long deadline = System.nanoTime() + request.timeout().toNanos();
         String label = label(workdir, root);
-        int rootFd = root(workdir, label);
-        int fd = confinement.open(rootFd, root, DIRECTORY_FLAGS, label);
-        try {
-            return search.search(rootFd, fd, root, request, label);
-        } finally {
-            Syscalls.close(fd);
-        }
+        return search.search(root(workdir, label), root, request, label, deadline);
     }
 
     @Override
@@ -363,6 +383,7 @@ public final class LinuxWorkdirFileSystem
     @Override
     public void close() {
         search.close();
+        walks.close();
         roots.values().forEach(Syscalls::close);
         roots.clear();
     }

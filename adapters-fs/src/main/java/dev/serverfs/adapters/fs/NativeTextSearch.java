@@ -14,6 +14,7 @@ import dev.serverfs.application.port.out.TextSearch;
 import dev.serverfs.application.port.out.TextSearchOutcome;
 import dev.serverfs.application.port.out.TextSearchOutcome.TextMatch;
 import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.file.FileStat;
 import dev.serverfs.domain.file.FileType;
 import dev.serverfs.domain.workdir.PathPolicy;
@@ -21,23 +22,29 @@ import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * Native {@code search_text} (CONTRACT §3.5): the file selection of {@code rg --hidden} with
  * {@code --glob !.git --glob !.hg --glob !.svn --glob '!.serverfs-tmp-*'} (ignore files honoured, symlinks never
- * followed, files over the size ceiling skipped), each path re-checked against the workdir's policy. One thread
+ * followed, files over the size ceiling skipped), each path re-checked against the workdir's policy. A search runs
+ * on a {@link SearchSlots} thread, never on the caller's (at most one search per core at a time; waiting for a slot
+ * counts against the deadline, which is also checked inside ignore-rule matching). That thread
  * walks depth-first in code-point order, learning each directory's ignore files from its listing; files go in
  * batches of {@link #BATCH} to a pool of one thread per core, which opens, checks and scans them (while the in-flight
  * window is full, the walking thread scans unclaimed batches too rather than sleeping); results are merged in walk
@@ -49,10 +56,15 @@ final class NativeTextSearch implements AutoCloseable {
 
     private static final List<String> EXCLUDES = List.of("!.git", "!.hg", "!.svn", "!.serverfs-tmp-*");
     private static final int IGNORE_FILE_CEILING = 1 << 20;
+    private static final int DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    private static final long NOT_STARTED = Long.MIN_VALUE;
+    /** Searches that may wait for a slot, per slot; past that a search is refused at once. */
+    static final int WAITING_PER_SLOT = 8;
     /** Files per task: one queue hand-off and one timed wait per batch instead of per file. */
     static final int BATCH = 8;
 
     private final Confinement confinement;
+    private final SearchSlots slots;
     private final ExecutorService pool;
     private final int window;
     private final ThreadLocal<FileScanner> scanners = ThreadLocal.withInitial(FileScanner::new);
@@ -67,10 +79,12 @@ final class NativeTextSearch implements AutoCloseable {
             return t;
         });
         this.window = threads * 2 + 2;
+        this.slots = new SearchSlots("serverfs-search-slot", threads, threads * WAITING_PER_SLOT);
     }
 
     @Override
     public void close() {
+        slots.close();
         pool.shutdownNow();
     }
 
@@ -98,11 +112,20 @@ final class NativeTextSearch implements AutoCloseable {
         List<Pending> batch = new ArrayList<>(BATCH);
         final List<TextMatch> matches = new ArrayList<>();
         final WorkdirPath root;
+        /** Files opened and scanned so far: how far a search that runs out of time got. */
+        final AtomicInteger searched = new AtomicInteger();
+        /** {@link #expired()}, for the ignore files to check while they parse and match. */
+        final BooleanSupplier expiredCheck = this::expired;
+
+        /** When the run got a slot ({@link System#nanoTime}), or {@link #NOT_STARTED}. */
+        volatile long startedAt = NOT_STARTED;
+
         volatile boolean timedOut;
         boolean full;
         boolean depthLimited;
 
-        Run(TextSearch request, WorkdirPath root) {
+        /** A run whose deadline is the {@link System#nanoTime} value {@code deadline}. */
+        Run(TextSearch request, WorkdirPath root, long deadline) {
             this.request = request;
             this.root = root;
             this.policy = request.policy();
@@ -110,9 +133,31 @@ final class NativeTextSearch implements AutoCloseable {
             List<String> globs = new ArrayList<>();
             request.glob().filter(g -> !g.isEmpty()).ifPresent(globs::add);
             globs.addAll(EXCLUDES);
-            this.overrides = IgnoreFile.overrides(globs);
+            try {
+                this.overrides = IgnoreFile.overrides(globs);
+            } catch (IllegalArgumentException e) {
+                // rg refuses a malformed --glob and exits 2, which the reference reports as SEARCH_FAILED (§2.4).
+                throw new ServerFsException(
+                        ErrorCode.SEARCH_FAILED,
+                        "content search failed: the glob is malformed (" + e.getMessage() + ").");
+            }
             this.hasWhitelist = overrides.whitelistCount() > 0;
-            this.deadline = System.nanoTime() + request.timeout().toNanos();
+            this.deadline = deadline;
+        }
+
+        TextSearchOutcome.TimedOut timedOutOutcome() {
+            long at = startedAt;
+            if (at == NOT_STARTED) {
+                return new TextSearchOutcome.TimedOut(false, request.timeout(), 0);
+            }
+            long called = deadline - request.timeout().toNanos();
+            return new TextSearchOutcome.TimedOut(true, Duration.ofNanos(at - called), searched.get());
+        }
+
+        /** Ends the run as out of time (its caller's deadline has passed). */
+        void cut() {
+            timedOut = true;
+            stop.set(true);
         }
 
         boolean expired() {
@@ -124,33 +169,62 @@ final class NativeTextSearch implements AutoCloseable {
         }
     }
 
-    TextSearchOutcome search(int rootFd, int searchFd, WorkdirPath root, TextSearch request, String label) {
-        Run run = new Run(request, root);
+    /**
+     * Searches beneath {@code root} of the workdir whose root descriptor is {@code rootFd}, on a search slot, until
+     * {@code deadline} (a {@link System#nanoTime} value, so the wait for a slot counts). A malformed glob is
+     * {@code SEARCH_FAILED} at once; with every slot busy and the queue full, {@code RESOURCE_EXHAUSTED} at once.
+     */
+    TextSearchOutcome search(int rootFd, WorkdirPath root, TextSearch request, String label, long deadline) {
+        Run run = new Run(request, root, deadline);
+        Optional<TextSearchOutcome> outcome;
         try {
-            IgnoreFrame frame = ancestors(rootFd, root, label);
-            walk(run, searchFd, root, frame);
+            outcome = slots.run(() -> searchOnSlot(run, rootFd, label), deadline, run::cut);
+        } catch (RejectedExecutionException e) {
+            throw new ServerFsException(
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    label,
+                    "search refused: " + slots.slots() * WAITING_PER_SLOT
+                            + " searches are already waiting for a free search slot; try again shortly");
+        }
+        return outcome.orElseGet(run::timedOutOutcome);
+    }
+
+    /** The search itself, on a slot's thread; it owns every descriptor it opens. */
+    private TextSearchOutcome searchOnSlot(Run run, int rootFd, String label) {
+        if (run.expired()) {
+            // It got a slot only after its deadline: it spent all of its budget waiting.
+            return run.timedOutOutcome();
+        }
+        run.startedAt = System.nanoTime();
+        int searchFd = confinement.open(rootFd, run.root, DIRECTORY_FLAGS, label);
+        try {
+            IgnoreFrame frame = ancestors(run, rootFd, label);
+            walk(run, searchFd, run.root, frame);
             if (flush(run)) {
                 drain(run, false);
             }
+        } catch (IgnoreFile.Stopped e) {
+            // The deadline passed inside ignore-file parsing or matching: the run is already marked.
         } finally {
             run.stop.set(true);
             abandonBatch(run);
             drain(run, true);
+            Syscalls.close(searchFd);
         }
         if (run.timedOut) {
-            return new TextSearchOutcome.TimedOut();
+            return run.timedOutOutcome();
         }
         return new TextSearchOutcome.Completed(run.matches, run.full, run.depthLimited);
     }
 
     /** Ignore files of the directories between the workdir root and the search root. */
-    private IgnoreFrame ancestors(int rootFd, WorkdirPath root, String label) {
+    private IgnoreFrame ancestors(Run run, int rootFd, String label) {
         IgnoreFrame frame = null;
-        for (int depth = 0; depth < root.parts().size(); depth++) {
-            WorkdirPath dir = new WorkdirPath(root.parts().subList(0, depth));
+        for (int depth = 0; depth < run.root.parts().size(); depth++) {
+            WorkdirPath dir = new WorkdirPath(run.root.parts().subList(0, depth));
             int fd = confinement.open(rootFd, dir, O_RDONLY | O_DIRECTORY, label);
             try {
-                frame = frameFor(fd, dir, frame);
+                frame = frameFor(run, fd, dir, frame);
             } finally {
                 Syscalls.close(fd);
             }
@@ -159,15 +233,15 @@ final class NativeTextSearch implements AutoCloseable {
     }
 
     /** The frame of a directory whose entries were not read: every ignore file is probed. */
-    private static IgnoreFrame frameFor(int dirFd, WorkdirPath dir, IgnoreFrame parent) {
+    private static IgnoreFrame frameFor(Run run, int dirFd, WorkdirPath dir, IgnoreFrame parent) {
         boolean hasGit = exists(dirFd, ".git");
-        IgnoreFile exclude = hasGit ? readIgnoreFile(dirFd, ".git/info/exclude") : null;
+        IgnoreFile exclude = hasGit ? readIgnoreFile(dirFd, ".git/info/exclude", run.expiredCheck) : null;
         return new IgnoreFrame(
                 parent,
                 dir.parts(),
-                readIgnoreFile(dirFd, ".rgignore"),
-                readIgnoreFile(dirFd, ".ignore"),
-                readIgnoreFile(dirFd, ".gitignore"),
+                readIgnoreFile(dirFd, ".rgignore", run.expiredCheck),
+                readIgnoreFile(dirFd, ".ignore", run.expiredCheck),
+                readIgnoreFile(dirFd, ".gitignore", run.expiredCheck),
                 exclude,
                 hasGit);
     }
@@ -176,7 +250,8 @@ final class NativeTextSearch implements AutoCloseable {
      * The frame of a directory from its listing: only the ignore files (and {@code .git}) it lists are opened, so a
      * directory without them costs no failed {@code openat}/{@code statx}.
      */
-    private static IgnoreFrame frameFor(int dirFd, WorkdirPath dir, IgnoreFrame parent, List<Dirents.Dirent> entries) {
+    private static IgnoreFrame frameFor(
+            Run run, int dirFd, WorkdirPath dir, IgnoreFrame parent, List<Dirents.Dirent> entries) {
         boolean hasGit = false;
         boolean rgignore = false;
         boolean ignore = false;
@@ -196,10 +271,10 @@ final class NativeTextSearch implements AutoCloseable {
         return new IgnoreFrame(
                 parent,
                 dir.parts(),
-                rgignore ? readIgnoreFile(dirFd, ".rgignore") : null,
-                ignore ? readIgnoreFile(dirFd, ".ignore") : null,
-                gitignore ? readIgnoreFile(dirFd, ".gitignore") : null,
-                hasGit ? readIgnoreFile(dirFd, ".git/info/exclude") : null,
+                rgignore ? readIgnoreFile(dirFd, ".rgignore", run.expiredCheck) : null,
+                ignore ? readIgnoreFile(dirFd, ".ignore", run.expiredCheck) : null,
+                gitignore ? readIgnoreFile(dirFd, ".gitignore", run.expiredCheck) : null,
+                hasGit ? readIgnoreFile(dirFd, ".git/info/exclude", run.expiredCheck) : null,
                 hasGit);
     }
 
@@ -212,8 +287,12 @@ final class NativeTextSearch implements AutoCloseable {
         }
     }
 
-    /** Reads an ignore file without following symlinks in its path; absent or unreadable means none. */
-    private static IgnoreFile readIgnoreFile(int dirFd, String relative) {
+    /**
+     * Reads an ignore file without following symlinks in its path; absent or unreadable means none.
+     *
+     * @throws IgnoreFile.Stopped when {@code stop} turns true while the file is parsed
+     */
+    private static IgnoreFile readIgnoreFile(int dirFd, String relative, BooleanSupplier stop) {
         int fd = -1;
         int current = dirFd;
         List<Integer> opened = new ArrayList<>();
@@ -235,7 +314,7 @@ final class NativeTextSearch implements AutoCloseable {
             while ((n = Syscalls.read(fd, buf, buf.byteSize())) > 0 && out.size() < IGNORE_FILE_CEILING) {
                 out.write(buf.asSlice(0, n).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), 0, (int) n);
             }
-            IgnoreFile parsed = IgnoreFile.parse(out.toString(StandardCharsets.UTF_8));
+            IgnoreFile parsed = IgnoreFile.parse(out.toString(StandardCharsets.UTF_8), stop);
             return parsed.isEmpty() ? null : parsed;
         } catch (ErrnoException e) {
             return null;
@@ -290,7 +369,8 @@ final class NativeTextSearch implements AutoCloseable {
     private void walk(Run run, int searchFd, WorkdirPath root, IgnoreFrame ancestors) {
         ArrayDeque<Level> stack = new ArrayDeque<>();
         List<Dirents.Dirent> rootEntries = entries(run, searchFd, root);
-        stack.push(new Level(searchFd, false, root, frameFor(searchFd, root, ancestors, rootEntries), rootEntries));
+        stack.push(
+                new Level(searchFd, false, root, frameFor(run, searchFd, root, ancestors, rootEntries), rootEntries));
         try {
             while (!stack.isEmpty()) {
                 Level level = stack.peek();
@@ -362,7 +442,7 @@ final class NativeTextSearch implements AutoCloseable {
         if (run.hasWhitelist && !isDir) {
             return false;
         }
-        return frame == null || !frame.ignored(path.parts(), isDir, anyGit);
+        return frame == null || !frame.ignored(path.parts(), isDir, anyGit, run.expiredCheck);
     }
 
     /** The opened child directory with its ignore frame and entries, or null when it cannot be opened. */
@@ -378,7 +458,7 @@ final class NativeTextSearch implements AutoCloseable {
         }
         try {
             List<Dirents.Dirent> entries = entries(run, child, path);
-            return new Level(child, true, path, frameFor(child, path, parent.frame, entries), entries);
+            return new Level(child, true, path, frameFor(run, child, path, parent.frame, entries), entries);
         } catch (RuntimeException | Error e) {
             Syscalls.close(child);
             throw e;
@@ -441,8 +521,10 @@ final class NativeTextSearch implements AutoCloseable {
                 try {
                     FileStat st = Syscalls.fstat(fd);
                     if (st.isRegularFile() && st.size() <= run.request.maxFileBytes()) {
+                        run.searched.incrementAndGet();
                         results.add(new FileResult(
-                                p.path(), scanners.get().scan(fd, run.query, run.request.stopAfter(), run::expired)));
+                                p.path(),
+                                scanners.get().scan(fd, run.query, run.request.stopAfter(), run.expiredCheck)));
                     }
                 } catch (ErrnoException | RuntimeException e) {
                     // An unreadable file is skipped, as ripgrep does with --no-messages.

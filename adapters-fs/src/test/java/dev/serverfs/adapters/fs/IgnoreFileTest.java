@@ -1,6 +1,7 @@
 package dev.serverfs.adapters.fs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.time.Duration;
@@ -109,5 +110,48 @@ class IgnoreFileTest {
                 }
             }
         });
+    }
+
+    @ParameterizedTest(name = "--glob {0} -> {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "[z-a] | invalid range",
+                "[abc | unclosed character class; missing ']'",
+                "[] | unclosed character class; missing ']'",
+                "foo\\ | dangling '\\'",
+                "{a,b | unclosed alternate group; missing '}'",
+                "a}{b | unclosed alternate group; missing '}'",
+                "{a,{b,c}} | nested alternate groups are not allowed",
+            })
+    void a_malformed_override_is_refused_with_ripgreps_reason(String glob, String reason) {
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> IgnoreFile.overrides(List.of(glob)));
+        assertEquals(reason, e.getMessage());
+    }
+
+    @Test
+    void a_malformed_line_of_an_ignore_file_is_skipped_and_the_rest_applies() {
+        IgnoreFile rules = IgnoreFile.parse("[z-a]\n{a,b\n*.log\n");
+        assertEquals(IgnoreFile.Verdict.IGNORE, rules.match("x.log", false));
+        assertEquals(IgnoreFile.Verdict.NONE, rules.match("{a,b", false));
+    }
+
+    @Test
+    void parsing_and_matching_a_huge_file_stop_when_told() {
+        StringBuilder huge = new StringBuilder();
+        for (int i = 0; i < 10 * IgnoreFile.CHECK_EVERY; i++) {
+            huge.append("*e*e*-never-").append(i).append('\n');
+        }
+        int[] asked = {0};
+        assertThrows(IgnoreFile.Stopped.class, () -> IgnoreFile.parse(huge.toString(), () -> ++asked[0] > 2));
+        assertEquals(3, asked[0], "parsing checks every " + IgnoreFile.CHECK_EVERY + " lines");
+        IgnoreFile rules = IgnoreFile.parse(huge.toString());
+        asked[0] = 0;
+        assertThrows(
+                IgnoreFile.Stopped.class,
+                () -> rules.match(List.of("a-file-name-with-e-in-it.txt"), false, () -> ++asked[0] > 2));
+        assertEquals(3, asked[0], "matching checks every " + IgnoreFile.CHECK_EVERY + " rules");
+        assertEquals(IgnoreFile.Verdict.NONE, rules.match(List.of("a-file.txt"), false, () -> false));
     }
 }

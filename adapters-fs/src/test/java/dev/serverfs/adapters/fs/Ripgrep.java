@@ -43,7 +43,8 @@ final class Ripgrep {
         return mine;
     }
 
-    List<String> matches(String query, String path, String glob, boolean caseSensitive) throws Exception {
+    /** The reference's argv for this search, run in the search root with no user configuration. */
+    private ProcessBuilder command(String query, String path, String glob, boolean caseSensitive) {
         List<String> argv = new ArrayList<>(List.of(
                 "rg",
                 "--fixed-strings",
@@ -77,13 +78,28 @@ final class Ripgrep {
         pb.environment().put("HOME", home.toString());
         pb.environment().put("XDG_CONFIG_HOME", home.toString());
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-        Process rg;
+        return pb;
+    }
+
+    private static Process start(ProcessBuilder pb) throws IOException {
         try {
-            rg = pb.start();
+            return pb.start();
         } catch (IOException e) {
             fail("ripgrep ('rg') is not installed: install it (Debian: apt-get install -y ripgrep) to run this test");
             throw e;
         }
+    }
+
+    /** rg's exit code for this search (its output discarded): 0 or 1 when it ran, 2 when it refused its arguments. */
+    int exitCode(String query, String path, String glob) throws Exception {
+        ProcessBuilder pb = command(query, path, glob, true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        Process rg = start(pb);
+        assertTrue(rg.waitFor(wait.toSeconds(), TimeUnit.SECONDS), "rg did not finish");
+        return rg.exitValue();
+    }
+
+    List<String> matches(String query, String path, String glob, boolean caseSensitive) throws Exception {
+        Process rg = start(command(query, path, glob, caseSensitive));
         List<String> out = new ArrayList<>();
         String prefix = path.isEmpty() ? "" : path + "/";
         try (var lines = rg.inputReader(StandardCharsets.UTF_8)) {

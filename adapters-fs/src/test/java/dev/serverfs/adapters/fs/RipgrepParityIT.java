@@ -1,11 +1,15 @@
 package dev.serverfs.adapters.fs;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.application.port.in.SearchTextUseCase.SearchTextQuery;
 import dev.serverfs.application.port.in.SearchTextUseCase.TextMatches;
 import dev.serverfs.application.service.SearchTextService;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
 import dev.serverfs.domain.workdir.ServerLimits;
@@ -30,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code search_text} against the real ripgrep, invoked with the reference's argv (contract reference §2.4), on
@@ -190,6 +195,32 @@ class RipgrepParityIT {
         assertTrue(theirs.size() > 0 || query.equals("kelvin"), "ripgrep found nothing: the fixture is broken");
         assertEquals(new TreeSet<>(theirs), new TreeSet<>(mine));
         assertEquals(theirs.size(), mine.size(), "duplicates differ");
+    }
+
+    /**
+     * Issue 24 §11: rg refuses a malformed {@code --glob} (exit 2), which the reference reports as
+     * {@code SEARCH_FAILED: content search failed.}; a glob rg accepts is never refused. Before the fix every one of
+     * these was silently dropped and the whole tree searched.
+     */
+    @ParameterizedTest(name = "glob {0}")
+    @ValueSource(
+            strings = {
+                "[z-a]", "[abc", "*.tx[", "foo\\", "\\", "[!]", "[]", "{a,b", "a{b", "{a,{b,c}}", "**/[",
+                "a}b", "a]b", "[a-]", "[]a]", "***", "a**b", "#x", "!", "!*.md", "*.{txt", "\\{a"
+            })
+    void refuses_exactly_the_globs_ripgrep_refuses(String glob) throws Exception {
+        int rg = new Ripgrep(root, home, MAX_FILE_BYTES, Duration.ofSeconds(60)).exitCode("needle", "", glob);
+        assertTrue(rg == 0 || rg == 1 || rg == 2, "rg exit " + rg);
+        SearchTextQuery query = new SearchTextQuery("wd", "needle", "", glob, true, 100_000);
+        if (rg == 2) {
+            ServerFsException e = assertThrows(ServerFsException.class, () -> search.searchText(query));
+            assertEquals(ErrorCode.SEARCH_FAILED, e.code());
+            assertTrue(
+                    e.agentText().startsWith("SEARCH_FAILED: content search failed: the glob is malformed ("),
+                    e.agentText());
+        } else {
+            assertDoesNotThrow(() -> search.searchText(query));
+        }
     }
 
     private void write(String relative, String content) throws IOException {

@@ -15,6 +15,7 @@ import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -25,9 +26,13 @@ import java.util.Optional;
  * wall-clock deadline ({@code SEARCH_TIMEOUT}), every path re-checked against the workdir policy. Long lines come
  * back as a {@link LineExcerpt}, and the matches returned stop at {@link ServerLimits#SEARCH_RESPONSE_MAX_BYTES}
  * (then {@code truncated}, issue 10 §4c). A query with a
- * line break is {@code SEARCH_FAILED}, as ripgrep refuses it.
+ * line break is {@code SEARCH_FAILED}, as ripgrep refuses it. A search out of time says how far it got, or that it
+ * never got a search slot (issue 24 §1).
  */
 public final class SearchTextService implements SearchTextUseCase {
+
+    /** A wait for a search slot worth mentioning in a timeout. */
+    private static final Duration NOTABLE_WAIT = Duration.ofMillis(100);
 
     private final Workdirs workdirs;
     private final ServerLimits limits;
@@ -70,8 +75,8 @@ public final class SearchTextService implements SearchTextUseCase {
             case TextSearchOutcome.TimedOut timedOut ->
                 throw new ServerFsException(
                         ErrorCode.SEARCH_TIMEOUT,
-                        "search in " + PathFailure.label(workdir.alias().value(), raw) + " exceeded " + seconds()
-                                + "s");
+                        "search in " + PathFailure.label(workdir.alias().value(), raw) + " exceeded " + seconds() + "s"
+                                + progress(timedOut));
             case TextSearchOutcome.Completed done -> page(done, policy, limit);
         };
     }
@@ -98,10 +103,24 @@ public final class SearchTextService implements SearchTextUseCase {
         return new TextMatches(page, page.size(), truncated);
     }
 
+    /** How far a search that ran out of time got (issue 24 §1: a cut search says so), after the reference's text. */
+    private static String progress(TextSearchOutcome.TimedOut timedOut) {
+        if (!timedOut.started()) {
+            return " waiting for a free search slot (other searches are running); try again shortly";
+        }
+        String waited = timedOut.slotWait().compareTo(NOTABLE_WAIT) < 0
+                ? ""
+                : " (" + seconds(timedOut.slotWait().toMillis() / 100, 1) + "s of it waiting for a free search slot)";
+        return " after searching " + timedOut.filesSearched() + " files" + waited + "; narrow the path or the glob";
+    }
+
     private String seconds() {
-        BigDecimal s = BigDecimal.valueOf(limits.searchTimeout().toNanos())
-                .movePointLeft(9)
-                .stripTrailingZeros();
+        return seconds(limits.searchTimeout().toNanos(), 9);
+    }
+
+    /** {@code value × 10^-scale} seconds, without trailing zeros. */
+    private static String seconds(long value, int scale) {
+        BigDecimal s = BigDecimal.valueOf(value).movePointLeft(scale).stripTrailingZeros();
         return s.scale() < 0 ? s.setScale(0).toPlainString() : s.toPlainString();
     }
 }

@@ -134,7 +134,7 @@ public final class ServerSettings {
             SERVER,
             Style.permissiveSeconds(),
             "15",
-            "Time bound of one search, in seconds.");
+            "Time bound of one search_text, in seconds, from the call: waiting for a free search slot counts.");
     public static final Setting<Long> SEARCH_MAX_FILE_BYTES = Setting.of(
             "SERVERFS_SEARCH_MAX_FILE_BYTES",
             SERVER,

@@ -52,6 +52,11 @@ final class McpTestClient {
         post(initialized, session);
     }
 
+    /** A JSON-RPC {@code ping}; its (empty) result. */
+    JsonNode ping() throws IOException, InterruptedException {
+        return rpc("ping", JSON.createObjectNode());
+    }
+
     JsonNode listTools() throws IOException, InterruptedException {
         return rpc("tools/list", JSON.createObjectNode()).get("tools");
     }

@@ -1,6 +1,7 @@
 package dev.serverfs.application.port.out;
 
 import dev.serverfs.domain.workdir.WorkdirPath;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,8 +18,16 @@ public sealed interface TextSearchOutcome {
         }
     }
 
-    /** The wall-clock budget ran out; partial matches are discarded (reference §2.4). */
-    record TimedOut() implements TextSearchOutcome {}
+    /**
+     * The wall-clock budget ran out; partial matches are discarded (reference §2.4). How far it got: whether it
+     * started at all, how long it waited for a free search slot (all of the budget when it never started), and how
+     * many files it searched.
+     */
+    record TimedOut(boolean started, Duration slotWait, long filesSearched) implements TextSearchOutcome {
+        public TimedOut {
+            Objects.requireNonNull(slotWait, "slotWait");
+        }
+    }
 
     /**
      * One matching line: workdir-relative path, 1-based line number, the line without its {@code \n}, cut to a

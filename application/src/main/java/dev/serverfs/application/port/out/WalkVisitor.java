@@ -3,7 +3,10 @@ package dev.serverfs.application.port.out;
 import dev.serverfs.domain.file.FileType;
 import dev.serverfs.domain.workdir.WorkdirPath;
 
-/** Receives each entry of a {@link WorkdirFileSystem#walk}; its answer steers the walk. */
+/**
+ * Receives each entry of a {@link WorkdirFileSystem#walk}; its answer steers the walk. It may be called on another
+ * thread than the walk's caller, one entry at a time; the walk returns after the last call.
+ */
 @FunctionalInterface
 public interface WalkVisitor {
 
