@@ -42,6 +42,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -121,26 +122,34 @@ final class AgentWire {
     }
 
     /**
-     * The handle as the Bridge answered it, with the starting directory and profile the wire leaves out taken from
-     * the view of the same task (both are fixed at submit).
+     * The handle as the Bridge answered it, read in full first, then completed with the starting directory and
+     * profile the wire leaves out, from the view of the same task (both are fixed at submit).
      */
-    static TaskHandle handle(ObjectNode result, TaskView view) {
-        return parsed(() -> {
+    static TaskHandle handle(ObjectNode result, Function<TaskId, TaskView> views) {
+        Answered answered = parsed(() -> {
             WireFields f = WireFields.result(result);
-            return new TaskHandle(
+            return new Answered(
                     new TaskId(f.string("task_id")),
                     status(f, "status"),
                     f.optionalString("correlation_id").map(CorrelationId::new),
-                    f.optionalString("idempotency_key").map(IdempotencyKey::new),
-                    view.relativeCwd(),
-                    view.profile());
+                    f.optionalString("idempotency_key").map(IdempotencyKey::new));
         });
+        TaskView view = views.apply(answered.taskId());
+        return new TaskHandle(
+                answered.taskId(),
+                answered.status(),
+                answered.correlationId(),
+                answered.idempotencyKey(),
+                view.relativeCwd(),
+                view.profile());
     }
 
-    /** The task id of a handle, to read its view with. */
-    static TaskId handleTaskId(ObjectNode result) {
-        return parsed(() -> new TaskId(WireFields.result(result).string("task_id")));
-    }
+    /** The four fields of the {@code task.submit} result. */
+    private record Answered(
+            TaskId taskId,
+            TaskStatus status,
+            Optional<CorrelationId> correlationId,
+            Optional<IdempotencyKey> idempotencyKey) {}
 
     // ---- task.get ----
 
@@ -192,6 +201,7 @@ final class AgentWire {
     static TaskView taskView(ObjectNode node) {
         return parsed(() -> {
             WireFields f = WireFields.result(node);
+            TaskStatus status = status(f, "status");
             Optional<TaskResult> result = f.optionalObject("result")
                     .map(r -> new TaskResult(
                             f.optionalString("final_response").orElse(""),
@@ -209,7 +219,7 @@ final class AgentWire {
                     Math.toIntExact(f.integer("workdir_slot")),
                     f.string("relative_cwd"),
                     TaskProfile.fromWire(f.string("profile")).orElseThrow(() -> f.fail("unknown profile")),
-                    status(f, "status"),
+                    status,
                     f.time("created_at"),
                     f.optionalTime("started_at"),
                     f.time("updated_at"),

@@ -101,8 +101,7 @@ public final class BridgeClient
         c.continueFromTaskId().ifPresent(id -> p.put("continue_from_task_id", id.value()));
         c.correlationId().ifPresent(id -> p.put("correlation_id", id));
         c.idempotencyKey().ifPresent(key -> p.put("idempotency_key", key));
-        ObjectNode handle = call(BridgeMethod.TASK_SUBMIT, p);
-        return new Submission.Created(AgentWire.handle(handle, get(AgentWire.handleTaskId(handle))));
+        return new Submission.Created(AgentWire.handle(call(BridgeMethod.TASK_SUBMIT, p), this::get));
     }
 
     @Override
