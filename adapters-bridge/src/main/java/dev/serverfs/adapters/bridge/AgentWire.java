@@ -5,11 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.serverfs.application.port.in.CancelAgentTaskUseCase.CancelOutcome;
-import dev.serverfs.application.port.in.GetAgentTaskUseCase.TaskView;
 import dev.serverfs.application.port.in.InteractionAck;
 import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase.EventPage;
 import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase.ResultRead;
 import dev.serverfs.application.port.in.SendAgentMessageUseCase.MessageAck;
+import dev.serverfs.application.port.in.TaskHandle;
+import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.json.CanonicalJson;
@@ -18,7 +19,6 @@ import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.InFlightRecovery;
 import dev.serverfs.domain.task.InteractionKind;
-import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.RequestStatus;
@@ -26,7 +26,6 @@ import dev.serverfs.domain.task.ResultChunk;
 import dev.serverfs.domain.task.ResultStorage;
 import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.StoredManifest;
-import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskEvent;
 import dev.serverfs.domain.task.TaskFailure;
 import dev.serverfs.domain.task.TaskId;
@@ -43,18 +42,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The results of the nine Agent methods both ways (reference §3.1–§3.9): the Bridge writes them from the in-port
- * records, the client rebuilds the records from them. The task record leaves out native ids and the fingerprint
- * (§3.3); a task rebuilt by the client therefore has no native ids, event count 0 and, when it has an idempotency
- * key, the fingerprint {@link #REMOTE_FINGERPRINT} (the Task invariant wants one; only the Bridge compares them).
+ * read models, the client parses them back into the same read models; a result that breaks a read model's rules is
+ * {@code AGENT_BRIDGE_PROTOCOL_ERROR}.
  */
 final class AgentWire {
-    /** Stands in for the fingerprint the Bridge keeps to itself. */
-    static final String REMOTE_FINGERPRINT = "held-by-bridge";
-
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private AgentWire() {}
@@ -116,29 +112,55 @@ final class AgentWire {
 
     // ---- task.submit: the handle {task_id, status, correlation_id, idempotency_key} ----
 
-    static ObjectNode handle(Task t) {
+    static ObjectNode handle(TaskHandle h) {
         ObjectNode m = NODES.objectNode();
-        m.put("task_id", t.id().value());
-        m.put("status", t.status().wire());
-        m.put("correlation_id", CorrelationId.wire(t.correlationId()).orElse(null));
-        m.put("idempotency_key", IdempotencyKey.wire(t.idempotencyKey()).orElse(null));
+        m.put("task_id", h.taskId().value());
+        m.put("status", h.status().wire());
+        m.put("correlation_id", CorrelationId.wire(h.correlationId()).orElse(null));
+        m.put("idempotency_key", IdempotencyKey.wire(h.idempotencyKey()).orElse(null));
         return m;
     }
 
-    /** The handle's task id and status; the client completes the task with {@code task.get}. */
-    static Map.Entry<TaskId, TaskStatus> handle(ObjectNode result) {
-        return parsed(() -> {
+    /**
+     * The handle as the Bridge answered it, read in full first, then completed with the starting directory and
+     * profile the wire leaves out, from the view of the same task (both are fixed at submit).
+     */
+    static TaskHandle handle(ObjectNode result, Function<TaskId, TaskView> views) {
+        Answered answered = parsed(() -> {
             WireFields f = WireFields.result(result);
-            return Map.entry(new TaskId(f.string("task_id")), status(f, "status"));
+            return new Answered(
+                    new TaskId(f.string("task_id")),
+                    status(f, "status"),
+                    f.optionalString("correlation_id").map(CorrelationId::new),
+                    f.optionalString("idempotency_key").map(IdempotencyKey::new));
         });
+        TaskView view = views.apply(answered.taskId());
+        return new TaskHandle(
+                answered.taskId(),
+                answered.status(),
+                answered.correlationId(),
+                answered.idempotencyKey(),
+                view.relativeCwd(),
+                view.profile());
     }
+
+    /** The four fields of the {@code task.submit} result. */
+    private record Answered(
+            TaskId taskId,
+            TaskStatus status,
+            Optional<CorrelationId> correlationId,
+            Optional<IdempotencyKey> idempotencyKey) {}
 
     // ---- task.get ----
 
-    static ObjectNode taskView(TaskView view) {
-        Task t = view.task();
+    /**
+     * The {@code task.get} result (reference §3.3). Field for field the same record as {@code get_agent_task}'s
+     * output (adapters-mcp {@code AgentViews}) today; each adapter keeps its own rendering, since adapters do not
+     * depend on each other and JSON types stay inside their module.
+     */
+    static ObjectNode taskView(TaskView t) {
         ObjectNode m = NODES.objectNode();
-        m.put("task_id", t.id().value());
+        m.put("task_id", t.taskId().value());
         m.put("runtime", t.runtime());
         m.put("workdir_alias", t.workdirAlias().value());
         m.put("workdir_slot", t.workdirSlot());
@@ -172,7 +194,7 @@ final class AgentWire {
         } else {
             m.putNull("result");
         }
-        view.pendingRequest().ifPresent(p -> m.set("pending_request", pending(p)));
+        t.pendingRequest().ifPresent(p -> m.set("pending_request", pending(p)));
         return m;
     }
 
@@ -190,8 +212,7 @@ final class AgentWire {
                     .map(code -> new TaskFailure(
                             errorCode(f, code),
                             f.optionalString("error_message").orElse("")));
-            Optional<IdempotencyKey> key = f.optionalString("idempotency_key").map(IdempotencyKey::new);
-            Task task = new Task(
+            return new TaskView(
                     new TaskId(f.string("task_id")),
                     f.string("runtime"),
                     new WorkdirAlias(f.string("workdir_alias")),
@@ -206,15 +227,12 @@ final class AgentWire {
                     f.time("deadline_at"),
                     f.optionalString("continue_from_task_id").map(TaskId::new),
                     f.optionalString("correlation_id").map(CorrelationId::new),
-                    key,
-                    key.map(k -> REMOTE_FINGERPRINT),
-                    NativeIds.NONE,
+                    f.optionalString("idempotency_key").map(IdempotencyKey::new),
                     result,
                     new StoredManifest(canonical(f.json("manifest")), f.string("manifest_sha256")),
                     failure,
                     f.optionalString("pending_request_id").map(RequestId::new),
-                    0);
-            return new TaskView(task, f.optionalJson("pending_request").map(AgentWire::pending));
+                    f.optionalJson("pending_request").map(AgentWire::pending));
         });
     }
 

@@ -12,15 +12,14 @@ import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase;
 import dev.serverfs.application.port.in.RespondAgentApprovalUseCase;
 import dev.serverfs.application.port.in.SendAgentMessageUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
+import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.ApprovalResolution;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.RuntimeInfo;
-import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
-import dev.serverfs.domain.task.TaskStatus;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -31,7 +30,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -42,9 +40,9 @@ import java.util.function.Supplier;
  * unreachable, closed without an answer or timed out → {@code AGENT_BRIDGE_UNAVAILABLE}; a malformed or oversized
  * answer, or an oversized request → {@code AGENT_BRIDGE_PROTOCOL_ERROR}; anything else → {@code AGENT_BRIDGE_ERROR}.
  *
- * <p>{@code task.submit} answers a handle only, while the in-port returns the task: the client completes it with a
- * {@code task.get} (a second connection) and reports every submission as {@code Created}, since the wire does not
- * say whether the Bridge replayed it.
+ * <p>{@code task.submit} answers the handle without the starting directory and profile the MCP audit records: the
+ * client reads them with a {@code task.get} (a second connection) and reports every submission as {@code Created},
+ * since the wire does not say whether the Bridge replayed it.
  */
 public final class BridgeClient
         implements ListAgentRuntimesUseCase,
@@ -103,27 +101,7 @@ public final class BridgeClient
         c.continueFromTaskId().ifPresent(id -> p.put("continue_from_task_id", id.value()));
         c.correlationId().ifPresent(id -> p.put("correlation_id", id));
         c.idempotencyKey().ifPresent(key -> p.put("idempotency_key", key));
-        Map.Entry<TaskId, TaskStatus> handle = AgentWire.handle(call(BridgeMethod.TASK_SUBMIT, p));
-        Task current = get(handle.getKey()).task();
-        return new Submission.Created(handle.getValue() == TaskStatus.QUEUED ? asQueued(current) : current);
-    }
-
-    /** The task as submit inserted it, when the handle said {@code queued} but the runner moved on meanwhile. */
-    private static Task asQueued(Task t) {
-        return Task.queued(
-                t.id(),
-                t.runtime(),
-                t.workdirAlias(),
-                t.workdirSlot(),
-                t.relativeCwd(),
-                t.profile(),
-                t.createdAt(),
-                t.deadlineAt(),
-                t.continueFromTaskId(),
-                t.correlationId(),
-                t.idempotencyKey(),
-                t.requestFingerprint(),
-                t.manifest());
+        return new Submission.Created(AgentWire.handle(call(BridgeMethod.TASK_SUBMIT, p), this::get));
     }
 
     @Override

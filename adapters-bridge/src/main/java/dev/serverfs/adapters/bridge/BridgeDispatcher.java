@@ -65,7 +65,7 @@ final class BridgeDispatcher {
         WireFields p = WireFields.params(request.params());
         return switch (request.method()) {
             case RUNTIME_LIST -> AgentWire.runtimes(agent.listRuntimes().listRuntimes());
-            case TASK_SUBMIT -> AgentWire.handle(submit(p).task());
+            case TASK_SUBMIT -> AgentWire.handle(submit(p).handle());
             case TASK_GET -> AgentWire.taskView(agent.get().get(taskId(p)));
             case TASK_EVENTS ->
                 AgentWire.events(agent.events()

@@ -4,11 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.serverfs.application.port.in.GetAgentTaskUseCase.TaskView;
 import dev.serverfs.application.port.in.InteractionAck;
 import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase.ResultRead;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.Submission;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.port.in.TaskHandle;
+import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.ApprovalDecision;
@@ -19,6 +20,7 @@ import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
 import dev.serverfs.domain.task.TaskStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -74,12 +76,15 @@ class BridgeGoldenTest {
                 Optional.empty(),
                 Optional.of("conv-1"),
                 Optional.of("key-1")));
-        Task submitted = submission.task();
+        TaskHandle submitted = submission.handle();
         assertEquals(TaskStatus.QUEUED, submitted.status());
+        assertEquals(Optional.of(new CorrelationId("conv-1")), submitted.correlationId());
         assertEquals(Optional.of(new IdempotencyKey("key-1")), submitted.idempotencyKey());
-        TaskId id = submitted.id();
-        // The handle is followed by a task.get whose status depends on how far the runner got: only its request is
-        // golden; the client rebuilds the task as queued, as the handle said.
+        assertEquals("src", submitted.relativeCwd());
+        assertEquals(TaskProfile.WORKSPACE_WRITE, submitted.profile());
+        TaskId id = submitted.taskId();
+        // The handle is followed by a task.get for the starting directory and profile; its status depends on how far
+        // the runner got: only its request is golden; the handle keeps the status the Bridge answered.
         assertEquals(4, lines.size());
         assertEquals(
                 "{\"protocol_version\":1,\"request_id\":\"mcp_000000000000000000000003\",\"method\":\"task.get\","
@@ -149,12 +154,12 @@ class BridgeGoldenTest {
                 refused);
     }
 
-    /** The rebuilt view re-encodes to exactly the Bridge's line: nothing visible is lost or altered on the way. */
-    private static void assertSameView(TaskView direct, TaskView rebuilt) {
+    /** The parsed view is the Bridge's view and re-encodes to exactly its line: nothing is lost or altered. */
+    private static void assertSameView(TaskView direct, TaskView parsed) {
         assertEquals(
                 AgentWire.taskView(direct).toString(),
-                AgentWire.taskView(rebuilt).toString());
-        assertEquals(direct.pendingRequest(), rebuilt.pendingRequest());
+                AgentWire.taskView(parsed).toString());
+        assertEquals(direct, parsed);
     }
 
     private void golden(String step) throws IOException {

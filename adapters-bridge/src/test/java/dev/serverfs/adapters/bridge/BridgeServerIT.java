@@ -6,16 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.serverfs.application.port.in.GetAgentTaskUseCase.TaskView;
 import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase.ResultRead;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.port.in.TaskHandle;
+import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.ApprovalDecision;
 import dev.serverfs.domain.task.ApprovalResolution;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.RequestId;
-import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskStatus;
 import java.io.IOException;
@@ -99,10 +99,10 @@ class BridgeServerIT {
         agent.interactiveTurn();
 
         assertEquals(agent.useCases.listRuntimes().listRuntimes(), client.listRuntimes());
-        Task submitted = client.submit(command("k1")).task();
+        TaskHandle submitted = client.submit(command("k1")).handle();
         assertEquals(TaskStatus.QUEUED, submitted.status());
-        TaskId id = submitted.id();
-        assertEquals(submitted.id(), client.submit(command("k1")).task().id(), "the same key replays the same task");
+        TaskId id = submitted.taskId();
+        assertEquals(id, client.submit(command("k1")).handle().taskId(), "the same key replays the same task");
         assertEquals(
                 ErrorCode.AGENT_IDEMPOTENCY_CONFLICT,
                 assertThrows(
@@ -120,7 +120,7 @@ class BridgeServerIT {
 
         agent.awaitRequested(id, "approval.requested");
         TaskView waiting = client.get(id);
-        assertEquals(TaskStatus.WAITING_FOR_APPROVAL, waiting.task().status());
+        assertEquals(TaskStatus.WAITING_FOR_APPROVAL, waiting.status());
         RequestId approval = waiting.pendingRequest().orElseThrow().id();
         assertEquals(
                 List.of("task.started", "approval.requested"),
@@ -155,7 +155,7 @@ class BridgeServerIT {
 
         agent.await(id, t -> t.status() == TaskStatus.SUCCEEDED);
         assertTrue(agent.awaitDrained(id));
-        assertTrue(client.get(id).task().result().orElseThrow().retrievable());
+        assertTrue(client.get(id).result().orElseThrow().retrievable());
         StringBuilder text = new StringBuilder();
         long offset = 0;
         ResultRead chunk;
@@ -178,7 +178,7 @@ class BridgeServerIT {
         start();
         agent.interactiveTurn();
         BridgeClient client = client();
-        TaskId id = client.submit(command("k2")).task().id();
+        TaskId id = client.submit(command("k2")).handle().taskId();
         agent.awaitRequested(id, "approval.requested");
         assertEquals(TaskStatus.CANCELLED, client.cancel(id).status());
         assertEquals(TaskStatus.CANCELLED, agent.task(id).status());

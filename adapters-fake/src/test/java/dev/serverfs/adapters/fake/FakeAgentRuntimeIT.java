@@ -163,8 +163,8 @@ class FakeAgentRuntimeIT {
                         Optional.empty(),
                         Optional.empty(),
                         Optional.empty()))
-                .task()
-                .id();
+                .handle()
+                .taskId();
     }
 
     private Task await(TaskId id, Predicate<Task> condition) {

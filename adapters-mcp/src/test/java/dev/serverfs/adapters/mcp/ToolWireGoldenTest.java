@@ -26,6 +26,8 @@ import dev.serverfs.application.port.in.SearchTextUseCase;
 import dev.serverfs.application.port.in.SendAgentMessageUseCase;
 import dev.serverfs.application.port.in.StatFileUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
+import dev.serverfs.application.port.in.TaskHandle;
+import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.application.port.in.UploadBinaryFileUseCase;
 import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.domain.error.ErrorCode;
@@ -478,8 +480,8 @@ class ToolWireGoldenTest {
                             + c.idempotencyKey());
                     Task t = task(TASK, TaskStatus.QUEUED);
                     return c.idempotencyKey().isPresent()
-                            ? new SubmitAgentTaskUseCase.Submission.Replayed(t)
-                            : new SubmitAgentTaskUseCase.Submission.Created(new Task(
+                            ? new SubmitAgentTaskUseCase.Submission.Replayed(TaskHandle.of(t))
+                            : new SubmitAgentTaskUseCase.Submission.Created(TaskHandle.of(new Task(
                                     t.id(),
                                     t.runtime(),
                                     t.workdirAlias(),
@@ -501,12 +503,12 @@ class ToolWireGoldenTest {
                                     t.manifest(),
                                     t.failure(),
                                     t.pendingRequestId(),
-                                    0));
+                                    0)));
                 },
                 (GetAgentTaskUseCase) id -> {
                     inputs.add("get " + id);
                     if (id.equals(TASK)) {
-                        return new GetAgentTaskUseCase.TaskView(
+                        return TaskView.of(
                                 task(id, TaskStatus.WAITING_FOR_APPROVAL),
                                 Optional.of(PendingRequest.open(
                                         REQUEST,
@@ -517,10 +519,10 @@ class ToolWireGoldenTest {
                                         T0.plusSeconds(60))));
                     }
                     if (id.value().startsWith("agt_4")) {
-                        return new GetAgentTaskUseCase.TaskView(task(id, TaskStatus.FAILED), Optional.empty());
+                        return TaskView.of(task(id, TaskStatus.FAILED), Optional.empty());
                     }
                     if (id.value().startsWith("agt_2")) {
-                        return new GetAgentTaskUseCase.TaskView(task(id, TaskStatus.SUCCEEDED), Optional.empty());
+                        return TaskView.of(task(id, TaskStatus.SUCCEEDED), Optional.empty());
                     }
                     throw new ServerFsException(ErrorCode.AGENT_TASK_NOT_FOUND, "no such task");
                 },

@@ -125,9 +125,10 @@ final class AgentHarness implements AutoCloseable {
                 "fake", "docs", prompt, "src", "workspace-write", Optional.empty(), Optional.of("conv-1"), key);
     }
 
+    /** Submits and returns the stored task (as the runner has it by now). */
     Task submitted(String prompt, Optional<String> key) {
         Submission s = submit.submit(command(prompt, key));
-        return s.task();
+        return task(s.handle().taskId());
     }
 
     Task task(TaskId id) {

@@ -61,7 +61,7 @@ class CancellationScenarioTest {
 
         assertEquals(TaskStatus.CANCELLED, h.cancel.cancel(t.id()).status());
 
-        assertEquals(TaskStatus.CANCELLED, h.get.get(t.id()).task().status(), "read agrees with the cancel RPC");
+        assertEquals(TaskStatus.CANCELLED, h.get.get(t.id()).status(), "read agrees with the cancel RPC");
         assertTrue(h.leases.isHeld(1), "lease still held during provider cleanup");
         assertCode(ErrorCode.WORKDIR_BUSY, () -> h.leases.acquireForMutation(1));
         assertTrue(h.lifecycle.isLive(t.id()));

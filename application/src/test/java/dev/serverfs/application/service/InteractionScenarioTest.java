@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.serverfs.application.port.in.GetAgentTaskUseCase.TaskView;
+import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.json.JsonValue;
@@ -75,7 +75,7 @@ class InteractionScenarioTest {
         PendingRequest request = awaitPending(t);
 
         TaskView view = h.get.get(t.id());
-        assertEquals(TaskStatus.WAITING_FOR_APPROVAL, view.task().status());
+        assertEquals(TaskStatus.WAITING_FOR_APPROVAL, view.status());
         assertEquals(Optional.of(request), view.pendingRequest());
         assertTrue(request.payloadJson().contains("\"cwd\":\"src\""), "payload is redacted");
         assertEquals(Optional.of(AgentHarness.START.plusSeconds(1800)), request.expiresAt());

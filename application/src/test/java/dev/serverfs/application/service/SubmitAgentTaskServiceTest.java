@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.Submission;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.port.in.TaskHandle;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.task.NativeIds;
@@ -54,7 +55,7 @@ class SubmitAgentTaskServiceTest {
         Submission retry = h.submit.submit(command("fix it", Optional.of("objective-1")));
 
         assertInstanceOf(Submission.Replayed.class, retry);
-        assertEquals(first.id(), retry.task().id());
+        assertEquals(first.id(), retry.handle().taskId());
         assertEquals(1, h.store.list(true).size(), "one task row");
         assertEquals(1, h.leases.acquisitions.get(), "one writer lease");
         assertEquals(1, h.leases.guardPublications.get(), "one recovery guard");
@@ -70,8 +71,8 @@ class SubmitAgentTaskServiceTest {
         h.awaitStatus(first.id(), TaskStatus.SUCCEEDED);
         h.awaitDrained(first.id());
         Submission retry = h.submit.submit(command("echo", Optional.of("k")));
-        assertEquals(new Submission.Replayed(h.task(first.id())), retry);
-        assertEquals(TaskStatus.SUCCEEDED, retry.task().status());
+        assertEquals(new Submission.Replayed(TaskHandle.of(h.task(first.id()))), retry);
+        assertEquals(TaskStatus.SUCCEEDED, retry.handle().status());
         assertEquals(1, h.fake.turns.get());
     }
 
@@ -93,7 +94,7 @@ class SubmitAgentTaskServiceTest {
             int created = 0;
             for (Future<Submission> f : futures) {
                 Submission s = f.get();
-                ids.add(s.task().id());
+                ids.add(s.handle().taskId());
                 if (s instanceof Submission.Created) {
                     created++;
                 }
@@ -178,8 +179,8 @@ class SubmitAgentTaskServiceTest {
                                 Optional.empty(),
                                 Optional.of("conv-1"),
                                 k))
-                        .task()
-                        .id());
+                        .handle()
+                        .taskId());
         assertEquals(1, h.store.list(true).size());
     }
 
@@ -316,8 +317,10 @@ class SubmitAgentTaskServiceTest {
     @Test
     void submit_returns_queued_and_the_manifest_freezes_the_key_and_limits() {
         blockTurns();
-        Task t = h.submitted("p", Optional.of("key-7"));
-        assertEquals(TaskStatus.QUEUED, t.status());
+        TaskHandle handle =
+                h.submit.submit(AgentHarness.command("p", Optional.of("key-7"))).handle();
+        assertEquals(TaskStatus.QUEUED, handle.status());
+        Task t = h.task(handle.taskId());
         assertTrue(t.manifest().json().contains("\"idempotency_key\":\"key-7\""));
         assertTrue(t.manifest().json().contains("\"interaction_timeout_seconds\":1800"));
         assertTrue(!t.manifest().json().contains("/srv/"), "no host path in the manifest");
@@ -336,7 +339,7 @@ class SubmitAgentTaskServiceTest {
         Submission retry = h.submit.submit(command("echo", Optional.of("gone-later")));
 
         assertInstanceOf(Submission.Replayed.class, retry);
-        assertEquals(first.id(), retry.task().id());
+        assertEquals(first.id(), retry.handle().taskId());
         assertEquals(holds, h.directories.holds.get(), "the retry never touched the filesystem");
         assertCode(ErrorCode.PATH_NOT_FOUND, () -> h.submit.submit(command("echo", Optional.of("new-key"))));
         assertCode(ErrorCode.PATH_NOT_FOUND, () -> h.submit.submit(command("echo", Optional.empty())));

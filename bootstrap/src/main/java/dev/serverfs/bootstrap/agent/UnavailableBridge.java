@@ -10,6 +10,7 @@ import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase;
 import dev.serverfs.application.port.in.RespondAgentApprovalUseCase;
 import dev.serverfs.application.port.in.SendAgentMessageUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
+import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.ApprovalResolution;

@@ -10,12 +10,12 @@ import dev.serverfs.adapters.fake.FakeAgentRuntime;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.Submission;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.bootstrap.ServerFsMain;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.RecoveryGuard;
-import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskStatus;
 import dev.serverfs.domain.workdir.Access;
@@ -81,10 +81,10 @@ class EmbeddedAgentIT {
                 List.of(new Workdir(2, new WorkdirAlias("docs"), Optional.empty(), Access.READ_WRITE, policy, root)));
     }
 
-    private static Task await(EmbeddedAgent agent, TaskId id, Predicate<Task> condition) {
+    private static TaskView await(EmbeddedAgent agent, TaskId id, Predicate<TaskView> condition) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
-            Task t = agent.useCases().get().get(id).task();
+            TaskView t = agent.useCases().get().get(id);
             if (condition.test(t)) {
                 return t;
             }
@@ -98,7 +98,7 @@ class EmbeddedAgentIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             try {
-                return agent.useCases().submit().submit(command).task().id();
+                return agent.useCases().submit().submit(command).handle().taskId();
             } catch (ServerFsException e) {
                 if (e.code() != ErrorCode.WORKDIR_BUSY || System.nanoTime() > deadline) {
                     throw e;
@@ -130,13 +130,16 @@ class EmbeddedAgentIT {
                     Optional.empty(),
                     Optional.of("c-1"),
                     Optional.of("objective-1"));
-            echo = agent.useCases().submit().submit(command).task().id();
+            echo = agent.useCases().submit().submit(command).handle().taskId();
             Submission retry = agent.useCases().submit().submit(command);
             assertInstanceOf(Submission.Replayed.class, retry);
-            assertEquals(echo, retry.task().id());
+            assertEquals(echo, retry.handle().taskId());
             assertEquals(
                     "echo: hello",
-                    await(agent, echo, Task::isTerminal).result().orElseThrow().finalResponse());
+                    await(agent, echo, t -> t.status().isTerminal())
+                            .result()
+                            .orElseThrow()
+                            .finalResponse());
 
             waiting = submitWhenSlotFree(
                     agent,
@@ -158,18 +161,14 @@ class EmbeddedAgentIT {
                     TaskStatus.CANCELLED,
                     agent.useCases().cancel().cancel(waiting).status());
             assertEquals(
-                    TaskStatus.CANCELLED,
-                    agent.useCases().get().get(waiting).task().status());
+                    TaskStatus.CANCELLED, agent.useCases().get().get(waiting).status());
             assertTrue(agent.awaitDrained(waiting, Duration.ofSeconds(30)), "runner drained after cancel");
         }
         // After close the lease is free and the guard is gone (the child's exit was observed).
         mutationGate.acquireForMutation(2).close();
         try (EmbeddedAgent again =
                 EmbeddedAgent.start(config(state, locks), workdirs(root), List.of(), child, Clock.systemUTC(), "t")) {
-            assertEquals(
-                    TaskStatus.SUCCEEDED,
-                    again.useCases().get().get(echo).task().status(),
-                    "rows survive a restart");
+            assertEquals(TaskStatus.SUCCEEDED, again.useCases().get().get(echo).status(), "rows survive a restart");
             assertTrue(again.reconcileSlot(2));
         }
     }
@@ -225,8 +224,8 @@ class EmbeddedAgentIT {
                                     Optional.empty(),
                                     Optional.empty(),
                                     Optional.empty()))
-                            .task()
-                            .id();
+                            .handle()
+                            .taskId();
                 } catch (ServerFsException e) {
                     // the swap was half-way when the directory was opened: refused, never followed
                     assertTrue(
@@ -272,7 +271,7 @@ class EmbeddedAgentIT {
             if (pid.isPresent()) {
                 return pid;
             }
-            if (agent.useCases().get().get(id).task().isTerminal()) {
+            if (agent.useCases().get().get(id).status().isTerminal()) {
                 return Optional.empty();
             }
             LockSupport.parkNanos(5_000_000);

@@ -173,17 +173,15 @@ class BridgeCommandIT {
                             Optional.empty(),
                             Optional.empty(),
                             Optional.empty()))
-                    .task()
-                    .id();
+                    .handle()
+                    .taskId();
             RecoveryGuard guard = AgentProbe.await(
                     "provider started",
                     () -> leases.readGuard(1).filter(g -> g.provider().isPresent()));
             assertEquals(id, guard.taskId());
             AgentProbe.await(
                     "running",
-                    () -> client.get(id).task().status().wire().equals("running")
-                            ? Optional.of(true)
-                            : Optional.empty());
+                    () -> client.get(id).status().wire().equals("running") ? Optional.of(true) : Optional.empty());
 
             assertEquals(
                     0, bridge.terminate(BridgeProcess.GRACE), bridge.stderr().toString());

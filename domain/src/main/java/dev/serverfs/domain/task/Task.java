@@ -74,6 +74,21 @@ public record Task(
         if (idempotencyKey.isPresent() != requestFingerprint.isPresent()) {
             throw new IllegalArgumentException("an idempotency key and its fingerprint come together");
         }
+        requireStateData(status, startedAt, completedAt, result, failure, pendingRequestId);
+    }
+
+    /**
+     * The state-dependent data rules a task and every view of one obey: {@code completed_at} exactly when terminal,
+     * a pending request id exactly while waiting, a result only when succeeded, a failure exactly when failed or
+     * interrupted, no {@code started_at} while queued; {@code IllegalArgumentException} otherwise.
+     */
+    public static void requireStateData(
+            TaskStatus status,
+            Optional<Instant> startedAt,
+            Optional<Instant> completedAt,
+            Optional<TaskResult> result,
+            Optional<TaskFailure> failure,
+            Optional<RequestId> pendingRequestId) {
         if (completedAt.isPresent() != status.isTerminal()) {
             throw new IllegalArgumentException("completedAt is set exactly when the task is terminal");
         }

@@ -1,13 +1,12 @@
 package dev.serverfs.application.port.in;
 
-import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * {@code submit_agent_task} / {@code task.submit} (reference §3.2, §4.3; v0.7.3 §3): returns at once, never waits
- * for the turn. A retry with the same idempotency key and the same inputs returns the retained task ({@link
+ * for the turn. A retry with the same idempotency key and the same inputs returns the retained task's handle ({@link
  * Submission.Replayed}) without any new lease, guard or turn; changed inputs → {@code AGENT_IDEMPOTENCY_CONFLICT}.
  */
 public interface SubmitAgentTaskUseCase {
@@ -43,10 +42,18 @@ public interface SubmitAgentTaskUseCase {
 
     /** What submit did: created a new task, or replayed a retained one for the same idempotency key. */
     sealed interface Submission {
-        Task task();
+        TaskHandle handle();
 
-        record Created(Task task) implements Submission {}
+        record Created(TaskHandle handle) implements Submission {
+            public Created {
+                Objects.requireNonNull(handle, "handle");
+            }
+        }
 
-        record Replayed(Task task) implements Submission {}
+        record Replayed(TaskHandle handle) implements Submission {
+            public Replayed {
+                Objects.requireNonNull(handle, "handle");
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.serverfs.application.service.agent;
 
 import dev.serverfs.application.port.in.GetAgentTaskUseCase;
+import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 
@@ -15,6 +16,6 @@ final class GetAgentTaskService implements GetAgentTaskUseCase {
     @Override
     public TaskView get(TaskId taskId) {
         Task task = records.require(taskId);
-        return new TaskView(task, task.pendingRequestId().flatMap(records.store()::findRequest));
+        return TaskView.of(task, task.pendingRequestId().flatMap(records.store()::findRequest));
     }
 }

@@ -3,6 +3,7 @@ package dev.serverfs.application.service.agent;
 import static dev.serverfs.application.service.agent.TaskStopping.cancelTimer;
 
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
+import dev.serverfs.application.port.in.TaskHandle;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.HeldDirectory;
 import dev.serverfs.application.port.out.IdGenerator;
@@ -260,7 +261,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
             schedulingFailed(run);
             throw new ServerFsException(ErrorCode.BRIDGE_SCHEDULING_FAILED, "the task could not be scheduled");
         }
-        return new Submission.Created(created);
+        return new Submission.Created(TaskHandle.of(created));
     }
 
     private Optional<Submission> replay(Optional<IdempotencyKey> key, Optional<String> fingerprint) {
@@ -276,7 +277,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
                     ErrorCode.AGENT_IDEMPOTENCY_CONFLICT,
                     "idempotency_key was already used for a different submission");
         }
-        return new Submission.Replayed(existing);
+        return new Submission.Replayed(TaskHandle.of(existing));
     }
 
     private void checkContinuation(TaskId from, String runtime, Workdir workdir, TaskProfile profile) {

@@ -9,7 +9,6 @@ import dev.serverfs.adapters.mcp.ToolSpec;
 import dev.serverfs.adapters.mcp.ToolSurface;
 import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.in.CancelAgentTaskUseCase.CancelOutcome;
-import dev.serverfs.application.port.in.GetAgentTaskUseCase.TaskView;
 import dev.serverfs.application.port.in.InteractionAck;
 import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase;
 import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase.EventPage;
@@ -17,6 +16,8 @@ import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase;
 import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase.ResultRead;
 import dev.serverfs.application.port.in.SendAgentMessageUseCase.MessageAck;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
+import dev.serverfs.application.port.in.TaskHandle;
+import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.ApprovalDecision;
@@ -25,7 +26,6 @@ import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.RequestId;
-import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -161,7 +161,7 @@ public final class AgentTools {
     record Submitted(String taskId, String status, String correlationId, String idempotencyKey) {}
 
     private ToolResult submit(Submit p) {
-        Task task = agent.submit()
+        TaskHandle handle = agent.submit()
                 .submit(new SubmitAgentTaskCommand(
                         p.runtime(),
                         p.workdir(),
@@ -171,25 +171,25 @@ public final class AgentTools {
                         Optional.ofNullable(p.continueFromTaskId()).map(TaskId::parse),
                         Optional.ofNullable(p.correlationId()),
                         Optional.ofNullable(p.idempotencyKey())))
-                .task();
+                .handle();
         ToolResult result = audited(
                         new Submitted(
-                                task.id().value(),
-                                task.status().wire(),
-                                CorrelationId.wire(task.correlationId()).orElse(null),
-                                IdempotencyKey.wire(task.idempotencyKey()).orElse(null)),
-                        task.id())
-                .withPath(task.relativeCwd())
+                                handle.taskId().value(),
+                                handle.status().wire(),
+                                CorrelationId.wire(handle.correlationId()).orElse(null),
+                                IdempotencyKey.wire(handle.idempotencyKey()).orElse(null)),
+                        handle.taskId())
+                .withPath(handle.relativeCwd())
                 .withCounter("runtime", p.runtime())
-                .withCounter("profile", task.profile().wire())
-                .withCounter("status", task.status().wire());
-        if (task.correlationId().isPresent()) {
+                .withCounter("profile", handle.profile().wire())
+                .withCounter("status", handle.status().wire());
+        if (handle.correlationId().isPresent()) {
             result = result.withCounter(
-                    "correlation_id", task.correlationId().get().value());
+                    "correlation_id", handle.correlationId().get().value());
         }
-        if (task.idempotencyKey().isPresent()) {
+        if (handle.idempotencyKey().isPresent()) {
             result = result.withCounter(
-                    "idempotency_key", task.idempotencyKey().get().value());
+                    "idempotency_key", handle.idempotencyKey().get().value());
         }
         return result;
     }
@@ -199,9 +199,9 @@ public final class AgentTools {
     private ToolResult get(TaskReference p) {
         TaskId id = TaskId.parse(p.taskId());
         TaskView view = agent.get().get(id);
-        return audited(AgentViews.task(view.task(), view.pendingRequest()), id)
-                .withWorkdir(view.task().workdirAlias().value())
-                .withCounter("status", view.task().status().wire());
+        return audited(AgentViews.task(view), id)
+                .withWorkdir(view.workdirAlias().value())
+                .withCounter("status", view.status().wire());
     }
 
     // read_agent_task_events (reference §3.4): normalised, redacted events after a cursor.

@@ -2,12 +2,14 @@ package dev.serverfs.adapters.mcp.tools.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.serverfs.adapters.mcp.StoredJson;
+import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.PendingRequest;
+import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.RuntimeInfo;
-import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskEvent;
+import dev.serverfs.domain.task.TaskFailure;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskResult;
 import dev.serverfs.domain.task.Timestamps;
@@ -17,9 +19,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Wire shapes of Agent records (reference §3.1, §3.3, §3.4) as ordered maps: they differ from the domain records
- * (wire names of enums and ids, formatted timestamps, fields an unavailable runtime leaves out, stored JSON embedded
- * as JSON).
+ * Wire shapes of the Agent read models (reference §3.1, §3.3, §3.4) as ordered maps: wire names of enums and ids,
+ * formatted timestamps, fields an unavailable runtime leaves out, stored JSON embedded as JSON.
  */
 final class AgentViews {
     private AgentViews() {}
@@ -41,9 +42,14 @@ final class AgentViews {
         return m;
     }
 
-    static Map<String, Object> task(Task t, Optional<PendingRequest> pending) {
+    /**
+     * The {@code get_agent_task} output (reference §3.3). Field for field the same record as the Bridge's
+     * {@code task.get} result (adapters-bridge {@code AgentWire}) today; each adapter keeps its own rendering, since
+     * adapters do not depend on each other and JSON types stay inside their module.
+     */
+    static Map<String, Object> task(TaskView t) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("task_id", t.id().value());
+        m.put("task_id", t.taskId().value());
         m.put("runtime", t.runtime());
         m.put("workdir_alias", t.workdirAlias().value());
         m.put("workdir_slot", t.workdirSlot());
@@ -62,8 +68,8 @@ final class AgentViews {
         m.put("manifest", json(t.manifest().json()));
         m.put("manifest_sha256", t.manifest().sha256());
         m.put("error_code", t.failure().map(f -> f.code().wire()).orElse(null));
-        m.put("error_message", t.failure().map(f -> f.message()).orElse(null));
-        m.put("pending_request_id", t.pendingRequestId().map(id -> id.value()).orElse(null));
+        m.put("error_message", t.failure().map(TaskFailure::message).orElse(null));
+        m.put("pending_request_id", t.pendingRequestId().map(RequestId::value).orElse(null));
         m.put(
                 "final_response_truncated",
                 t.result().map(TaskResult::retrievable).orElse(false));
@@ -79,7 +85,7 @@ final class AgentViews {
                             return result;
                         })
                         .orElse(null));
-        pending.ifPresent(p -> m.put("pending_request", pending(p)));
+        t.pendingRequest().ifPresent(p -> m.put("pending_request", pending(p)));
         return m;
     }
 
