@@ -236,8 +236,9 @@ class SubmitAgentTaskServiceTest {
                         Optional.empty(),
                         Optional.empty(),
                         Optional.empty())));
+        // issue 25: a native runtime may review (its child sees the workdir read-only); here it is merely not installed
         assertCode(
-                ErrorCode.AGENT_PROFILE_NOT_ALLOWED,
+                ErrorCode.AGENT_RUNTIME_UNAVAILABLE,
                 () -> h.submit.submit(new SubmitAgentTaskCommand(
                         "codex", "notes", "p", "", "review", Optional.empty(), Optional.empty(), Optional.empty())));
         assertCode(
