@@ -140,6 +140,16 @@ class AgentConfinementIT {
 
     @Test
     void a_claude_task_sees_only_its_workdir_and_its_approved_commands_stay_offline() throws Exception {
+        claudeAttack(Map.of());
+    }
+
+    @Test
+    void a_claude_task_run_by_the_bridge_sees_only_its_workdir_and_its_approved_commands_stay_offline()
+            throws Exception {
+        claudeAttack(Map.of("SERVERFS_AGENT_EMBEDDED", "false"));
+    }
+
+    private void claudeAttack(Map<String, String> deployment) throws Exception {
         Path bin = ClaudeCode.binary();
         Path other = dir.resolve("other");
         Attack[] attack = new Attack[1];
@@ -160,7 +170,7 @@ class AgentConfinementIT {
                                 "toolu_read",
                                 "Read",
                                 MockMessagesApi.json("{\"file_path\":" + quote(attack[0].proj() + "/.env") + "}"))),
-                otherWorkdir(other))) {
+                with(otherWorkdir(other), deployment))) {
             attack[0] =
                     plant(w.home, w.proj, w.state, URI.create(w.mock.baseUrl()).getPort());
             String id = w.submit("Look around");
