@@ -27,8 +27,8 @@ import org.xnio.IoUtils;
  * Streamable HTTP at {@code /mcp} (MCP 2025-11-25 basic/transports) and {@code GET /healthz}. On the I/O thread
  * only cheap header checks run, in this order: Host (421), Origin (403), bearer token (401), method (405 with
  * {@code Allow}). A POST body is then read on the I/O thread without blocking ({@link BodyReceiver}: 413 over the
- * size limit, chunked bodies included; 503 when the bodies in flight of all requests would pass the shared byte
- * budget), and only the complete body goes on to a virtual thread, where Accept (406) and Content-Type (415) are
+ * size limit, from the headers alone when {@code Content-Length} says so, chunked bodies included; 503 when the
+ * bodies in flight of all requests would pass the shared byte budget), and only the complete body goes on to a virtual thread, where Accept (406) and Content-Type (415) are
  * checked, sessions (400 missing, 404 unknown or ended) and {@code MCP-Protocol-Version} (400 unsupported) are
  * validated, and the message is dispatched. Responses are single JSON documents written with Undertow's
  * non-blocking sender, the exchange then ended on the connection's I/O thread (see {@code json}); we offer no
@@ -130,8 +130,9 @@ final class McpHttpHandler implements HttpHandler {
                 }
 
                 @Override
-                public void refused(HttpServerExchange ex, BodyReceiver.Refusal refusal, long readBytes) {
-                    refuse(ex, refusal, readBytes);
+                public void refused(
+                        HttpServerExchange ex, BodyReceiver.Refusal refusal, long readBytes, IoCallback then) {
+                    refuse(ex, refusal, readBytes, then);
                 }
             });
         } else if (Methods.DELETE.equals(method)) {
@@ -266,17 +267,17 @@ final class McpHttpHandler implements HttpHandler {
         error(exchange, id == null ? 500 : 200, id, JsonRpc.INTERNAL_ERROR, "Internal error");
     }
 
-    private void refuse(HttpServerExchange exchange, BodyReceiver.Refusal refusal, long readBytes) {
-        // The rest of the body is not read: the connection cannot carry another request.
-        exchange.setPersistent(false);
+    /** Answers a refused body; {@code then} completes it (the rest of the body is not read for a next request). */
+    private void refuse(HttpServerExchange exchange, BodyReceiver.Refusal refusal, long readBytes, IoCallback then) {
         switch (refusal) {
             case TOO_LARGE -> {
                 log.atInfo()
                         .setMessage("mcp_request_too_large")
                         .addKeyValue("limit_bytes", maxBodyBytes)
+                        .addKeyValue("declared_bytes", exchange.getRequestContentLength())
                         .addKeyValue("read_bytes", readBytes)
                         .log();
-                error(exchange, 413, null, JsonRpc.INVALID_REQUEST, "Request body too large");
+                json(exchange, 413, JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "Request body too large"), then);
             }
             case BUSY -> {
                 log.atWarn()
@@ -284,12 +285,14 @@ final class McpHttpHandler implements HttpHandler {
                         .addKeyValue("in_flight_bytes", budget.reserved())
                         .log();
                 exchange.getResponseHeaders().put(Headers.RETRY_AFTER, RETRY_AFTER_SECONDS);
-                error(
+                json(
                         exchange,
                         503,
-                        null,
-                        JsonRpc.INTERNAL_ERROR,
-                        "Server busy: too many request bytes in flight, retry later");
+                        JsonRpc.error(
+                                null,
+                                JsonRpc.INTERNAL_ERROR,
+                                "Server busy: too many request bytes in flight, retry later"),
+                        then);
             }
         }
     }
@@ -388,11 +391,15 @@ final class McpHttpHandler implements HttpHandler {
     }
 
     private static void json(HttpServerExchange exchange, int status, ObjectNode body) {
+        json(exchange, status, body, COMPLETE_ON_IO_THREAD);
+    }
+
+    private static void json(HttpServerExchange exchange, int status, ObjectNode body, IoCallback then) {
         exchange.setStatusCode(status);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, JSON);
         WireBytes wire = Json.writeWire(body);
         exchange.setResponseContentLength(wire.length());
-        exchange.getResponseSender().send(wire.buffers(), COMPLETE_ON_IO_THREAD);
+        exchange.getResponseSender().send(wire.buffers(), then);
     }
 
     private static void plain(HttpServerExchange exchange, int status, String text) {

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
@@ -227,6 +228,33 @@ class McpTransportHardeningIT {
         assertEquals(19, opened);
         assertEquals(41, refused);
         assertEquals(200, client.post(ping(2), session(live)).statusCode(), "the live session is still valid");
+    }
+
+    // --- issue 24 item 8: an oversized Content-Length is refused from the headers -------------------------------
+
+    @Test
+    void a_declared_length_over_the_limit_is_answered_413_before_any_body_byte_arrives() throws IOException {
+        McpTestClient client = start(settings());
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+            // Headers only: a server that waits for the body before refusing it never answers this connection.
+            socket.getOutputStream().write(head(port, id, 1 << 30, false));
+            socket.getOutputStream().flush();
+
+            String response = readResponse(socket.getInputStream());
+
+            assertEquals(413, status(response), response);
+            assertTrue(response.toLowerCase(Locale.ROOT).contains("connection: close"), response);
+            assertEquals(
+                    -32600,
+                    Json.WIRE
+                            .readTree(response.substring(response.indexOf("\r\n\r\n") + 4))
+                            .at("/error/code")
+                            .intValue());
+        }
+        assertEquals(200, client.post(ping(1), session(id)).statusCode(), "the server still answers");
     }
 
     // --- item 15: a 400 carries the request id ---------------------------------------------------------------
