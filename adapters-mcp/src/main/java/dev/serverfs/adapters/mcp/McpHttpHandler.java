@@ -242,11 +242,13 @@ final class McpHttpHandler implements HttpHandler {
                 accepted(exchange);
             }
             case RESPONSE -> accepted(exchange);
-            case REQUEST ->
+            case REQUEST -> {
+                session.get().markUsed();
                 json(
                         exchange,
                         200,
                         dispatcher.request(session.get(), envelope.id(), envelope.method(), envelope.params()));
+            }
             case INVALID -> throw new IllegalStateException("handled above");
         }
     }

@@ -31,7 +31,10 @@ public record McpSettings(
     /** A session unused this long is forgotten; its client gets 404 and starts a new one (MCP lifecycle). */
     public static final Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofHours(1);
 
-    /** Sessions are small; the cap only stops a flood of {@code initialize} from growing the table without end. */
+    /**
+     * Sessions are small; the cap only stops a flood of {@code initialize} from growing the table without end (a full
+     * table makes room first from never-used sessions, see {@code McpSessions}).
+     */
     public static final int DEFAULT_MAX_SESSIONS = 10_000;
 
     /** The defaults for the session cap and the in-flight body budget ({@link #defaultBodyBudget}). */
