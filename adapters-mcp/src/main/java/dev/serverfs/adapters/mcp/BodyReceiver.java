@@ -16,6 +16,8 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.xnio.IoUtils;
 import org.xnio.XnioExecutor;
 
@@ -52,35 +54,100 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
     /** After a refusal, the connection is closed this long after the answer at the latest. */
     static final Duration LINGER = Duration.ofSeconds(5);
 
+    private static final long CHECK_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final Logger log = LoggerFactory.getLogger(BodyReceiver.class);
+
     private final BodyBudget budget;
     private final long limit;
+    private final TransportLimits deadlines;
     private final Target target;
+    private final long started = System.nanoTime();
     private final List<byte[]> chunks = new ArrayList<>();
     /** Counts down the answer written and the drain done; the exchange ends when both happened. */
     private final AtomicInteger lingering = new AtomicInteger(2);
 
     private volatile XnioExecutor.Key lingerDeadline;
+    private XnioExecutor.Key bodyWatch;
     private long size;
     private long dropped;
     private Refusal refusal;
     private boolean finished;
 
-    private BodyReceiver(BodyBudget budget, long limit, Target target) {
+    private BodyReceiver(BodyBudget budget, long limit, TransportLimits deadlines, Target target) {
         this.budget = budget;
         this.limit = limit;
+        this.deadlines = deadlines;
         this.target = target;
     }
 
-    /** Starts reading the exchange's body; must run on its I/O thread, before anything else touches the body. */
-    static void receive(HttpServerExchange exchange, BodyBudget budget, long limit, Target target) {
+    /**
+     * Starts reading the exchange's body; must run on its I/O thread, before anything else touches the body. A body
+     * not complete at once is watched against the deadlines of {@code limits} (no timer for one that is).
+     */
+    static void receive(
+            HttpServerExchange exchange, BodyBudget budget, long limit, TransportLimits limits, Target target) {
         // Undertow's own default entity ceiling would answer a bare 413 below our limit; the limit is ours.
         exchange.setMaxEntitySize(-1);
-        BodyReceiver receiver = new BodyReceiver(budget, limit, Objects.requireNonNull(target, "target"));
+        BodyReceiver receiver = new BodyReceiver(budget, limit, limits, Objects.requireNonNull(target, "target"));
         if (exchange.getRequestContentLength() > limit) {
             // The headers already say it: refused before a body byte is read or waited for (issue 24 item 8).
             receiver.refuse(exchange, Refusal.TOO_LARGE);
         }
         exchange.getRequestReceiver().receivePartialBytes(receiver, receiver);
+        if (!receiver.finished && receiver.refusal == null) {
+            receiver.watch(exchange);
+        }
+    }
+
+    /**
+     * Checks the body's deadlines on the I/O thread (the thread of every callback of this receiver): whole within
+     * {@code bodyTimeout}, and after {@code bodyRateGrace} at least {@code bodyMinBytesPerSecond} on average (or
+     * all of a declared length). A slow body holds a connection, a descriptor and budget bytes: it is cut.
+     */
+    private void watch(HttpServerExchange exchange) {
+        long elapsed = System.nanoTime() - started;
+        long timeout = deadlines.bodyTimeout().toNanos();
+        long grace = deadlines.bodyRateGrace().toNanos();
+        long received = size + dropped;
+        String missed = null;
+        if (elapsed >= timeout) {
+            missed = "total";
+        } else if (elapsed >= grace) {
+            long owed = (long) ((elapsed - grace) / 1e9 * deadlines.bodyMinBytesPerSecond());
+            long declared = exchange.getRequestContentLength();
+            if (received < (declared >= 0 ? Math.min(declared, owed) : owed)) {
+                missed = "rate";
+            }
+        }
+        if (missed != null) {
+            timedOut(exchange, missed, received, elapsed);
+            return;
+        }
+        // Next look: at the grace, then every second (or at the total deadline, if sooner).
+        long next = elapsed < grace ? grace - elapsed : Math.min(CHECK_PERIOD_NANOS, timeout - elapsed);
+        bodyWatch = exchange.getIoThread()
+                .executeAfter(
+                        () -> {
+                            if (!finished) {
+                                watch(exchange);
+                            }
+                        },
+                        Math.max(1, TimeUnit.NANOSECONDS.toMillis(next)),
+                        TimeUnit.MILLISECONDS);
+    }
+
+    private void timedOut(HttpServerExchange exchange, String missed, long received, long elapsed) {
+        finished = true;
+        budget.release(size);
+        size = 0;
+        chunks.clear();
+        log.atInfo()
+                .setMessage("mcp_request_body_timeout")
+                .addKeyValue("deadline", missed)
+                .addKeyValue("received_bytes", received)
+                .addKeyValue("elapsed_ms", TimeUnit.NANOSECONDS.toMillis(elapsed))
+                .log();
+        IoUtils.safeClose(exchange.getConnection());
     }
 
     @Override
@@ -99,6 +166,9 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
             lingered(exchange);
         } else if (refusal == null && last) {
             finished = true;
+            if (bodyWatch != null) {
+                bodyWatch.remove();
+            }
             target.received(exchange, new Body(chunks, size, budget));
         }
     }
@@ -119,6 +189,10 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
 
     private void refuse(HttpServerExchange exchange, Refusal why) {
         refusal = why;
+        if (bodyWatch != null) {
+            // From now on only the linger deadline bounds the exchange.
+            bodyWatch.remove();
+        }
         long read = size;
         budget.release(size);
         size = 0;

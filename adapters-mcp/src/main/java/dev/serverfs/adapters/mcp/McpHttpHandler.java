@@ -77,6 +77,7 @@ final class McpHttpHandler implements HttpHandler {
     private final McpDispatcher dispatcher;
     private final long maxBodyBytes;
     private final BodyBudget budget;
+    private final TransportLimits limits;
     private final Executor workers;
 
     McpHttpHandler(
@@ -85,12 +86,14 @@ final class McpHttpHandler implements HttpHandler {
             McpDispatcher dispatcher,
             long maxBodyBytes,
             BodyBudget budget,
+            TransportLimits limits,
             Executor workers) {
         this.gate = Objects.requireNonNull(gate, "gate");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
         this.maxBodyBytes = maxBodyBytes;
         this.budget = Objects.requireNonNull(budget, "budget");
+        this.limits = Objects.requireNonNull(limits, "limits");
         this.workers = Objects.requireNonNull(workers, "workers");
     }
 
@@ -123,7 +126,7 @@ final class McpHttpHandler implements HttpHandler {
         }
         HttpString method = exchange.getRequestMethod();
         if (Methods.POST.equals(method)) {
-            BodyReceiver.receive(exchange, budget, maxBodyBytes, new BodyReceiver.Target() {
+            BodyReceiver.receive(exchange, budget, maxBodyBytes, limits, new BodyReceiver.Target() {
                 @Override
                 public void received(HttpServerExchange ex, BodyReceiver.Body body) {
                     dispatch(ex, body);

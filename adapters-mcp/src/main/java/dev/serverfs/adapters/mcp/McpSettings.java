@@ -11,8 +11,8 @@ import java.util.Set;
  * Everything the MCP endpoint needs from configuration (CONTRACT.md §4, reference §1.4): bind address, the Host
  * and Origin allow-lists, the optional bearer token, the request-body limit (see
  * {@code Workdirs.maxRequestBodyBytes()}), the version {@code serverInfo} reports, the enabled tool surfaces, the
- * idle lifetime of a session measured on {@code clock}, the most sessions open at once, and the most request-body
- * bytes held in memory across all requests at once. {@link #toString()} never shows the token.
+ * idle lifetime of a session measured on {@code clock}, the most sessions open at once, the most request-body
+ * bytes held in memory across all requests at once, and the connection and body-deadline bounds. {@link #toString()} never shows the token.
  */
 public record McpSettings(
         String host,
@@ -26,7 +26,8 @@ public record McpSettings(
         Duration sessionIdleTimeout,
         Clock clock,
         int maxSessions,
-        long maxBodyBytesInFlight) {
+        long maxBodyBytesInFlight,
+        TransportLimits transport) {
 
     /** A session unused this long is forgotten; its client gets 404 and starts a new one (MCP lifecycle). */
     public static final Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofHours(1);
@@ -37,7 +38,7 @@ public record McpSettings(
      */
     public static final int DEFAULT_MAX_SESSIONS = 10_000;
 
-    /** The defaults for the session cap and the in-flight body budget ({@link #defaultBodyBudget}). */
+    /** The defaults for the session cap, the in-flight body budget ({@link #defaultBodyBudget}) and the transport. */
     public McpSettings(
             String host,
             int port,
@@ -61,7 +62,8 @@ public record McpSettings(
                 sessionIdleTimeout,
                 clock,
                 DEFAULT_MAX_SESSIONS,
-                defaultBodyBudget(maxRequestBodyBytes, Runtime.getRuntime().maxMemory()));
+                defaultBodyBudget(maxRequestBodyBytes, Runtime.getRuntime().maxMemory()),
+                TransportLimits.defaults());
     }
 
     public McpSettings {
@@ -91,6 +93,7 @@ public record McpSettings(
         if (maxBodyBytesInFlight < maxRequestBodyBytes) {
             throw new IllegalArgumentException("maxBodyBytesInFlight must hold at least one largest request body");
         }
+        Objects.requireNonNull(transport, "transport");
     }
 
     /**
@@ -130,7 +133,8 @@ public record McpSettings(
                 sessionIdleTimeout,
                 clock,
                 maxSessions,
-                maxBodyBytesInFlight);
+                maxBodyBytesInFlight,
+                transport);
     }
 
     public McpSettings withAllowLists(Set<String> hosts, Set<String> origins) {
@@ -146,7 +150,8 @@ public record McpSettings(
                 sessionIdleTimeout,
                 clock,
                 maxSessions,
-                maxBodyBytesInFlight);
+                maxBodyBytesInFlight,
+                transport);
     }
 
     public McpSettings withSessions(Duration idleTimeout, Clock sessionClock) {
@@ -162,7 +167,8 @@ public record McpSettings(
                 idleTimeout,
                 sessionClock,
                 maxSessions,
-                maxBodyBytesInFlight);
+                maxBodyBytesInFlight,
+                transport);
     }
 
     public McpSettings withSurfaces(Set<ToolSurface> enabled) {
@@ -178,7 +184,8 @@ public record McpSettings(
                 sessionIdleTimeout,
                 clock,
                 maxSessions,
-                maxBodyBytesInFlight);
+                maxBodyBytesInFlight,
+                transport);
     }
 
     /** The same settings with at most {@code sessions} open sessions and {@code bodyBytes} of bodies in flight. */
@@ -195,7 +202,26 @@ public record McpSettings(
                 sessionIdleTimeout,
                 clock,
                 sessions,
-                bodyBytes);
+                bodyBytes,
+                transport);
+    }
+
+    /** The same settings with these connection and request-body bounds. */
+    public McpSettings withTransport(TransportLimits limits) {
+        return new McpSettings(
+                host,
+                port,
+                allowedHosts,
+                allowedOrigins,
+                authToken,
+                maxRequestBodyBytes,
+                serverVersion,
+                surfaces,
+                sessionIdleTimeout,
+                clock,
+                maxSessions,
+                maxBodyBytesInFlight,
+                limits);
     }
 
     @Override
@@ -204,6 +230,6 @@ public record McpSettings(
                 + ", allowedOrigins=" + allowedOrigins.size() + ", token=" + (authToken.isPresent() ? "set" : "unset")
                 + ", maxRequestBodyBytes=" + maxRequestBodyBytes + ", surfaces=" + surfaces + ", maxSessions="
                 + maxSessions
-                + ", maxBodyBytesInFlight=" + maxBodyBytesInFlight + "]";
+                + ", maxBodyBytesInFlight=" + maxBodyBytesInFlight + ", transport=" + transport + "]";
     }
 }

@@ -262,6 +262,74 @@ class McpTransportHardeningIT {
         assertEquals(200, client.post(ping(1), session(id)).statusCode(), "the server still answers");
     }
 
+    // --- issue 24 item 5: slow bodies are cut; connections past the cap are refused at once -------------------
+
+    @Test
+    void a_body_arriving_below_the_minimum_rate_is_cut_after_the_grace() throws IOException {
+        McpTestClient client = start(settings()
+                .withTransport(TransportLimits.defaults()
+                        .withBodyDeadlines(Duration.ofSeconds(30), 1000, Duration.ofMillis(500))));
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        long started = System.nanoTime();
+        // One byte of a 10,000-byte body, then nothing: the issue's slowloris sent one a second for 76 s.
+        Socket slow = stalledUpload(port, id, 10_000, 1);
+        slow.setSoTimeout((int) DEADLINE.toMillis());
+
+        assertEquals(-1, slow.getInputStream().read(), "the server closed the connection");
+
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        assertTrue(took.compareTo(Duration.ofSeconds(15)) < 0, "cut by the rate, not the 30 s total: " + took);
+        assertEquals(0, awaitAtMost(servers.getLast()::bodyBytesInFlight, 0), "its budget bytes are back");
+        assertEquals(200, client.post(ping(1), session(id)).statusCode());
+    }
+
+    @Test
+    void a_body_not_whole_within_the_total_deadline_is_cut_whatever_its_rate() throws IOException {
+        McpTestClient client = start(settings()
+                .withTransport(TransportLimits.defaults().withBodyDeadlines(Duration.ofSeconds(1), 1, Duration.ZERO)));
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        // 100 bytes at once would satisfy a 1 byte/s rate for 100 s: only the total deadline can cut this one.
+        Socket slow = stalledUpload(port, id, 10_000, 100);
+        slow.setSoTimeout((int) DEADLINE.toMillis());
+
+        assertEquals(-1, slow.getInputStream().read(), "the server closed the connection");
+        assertEquals(0, awaitAtMost(servers.getLast()::bodyBytesInFlight, 0));
+    }
+
+    @Test
+    void connections_past_the_cap_are_refused_503_at_once_and_a_freed_slot_serves_again() throws IOException {
+        McpTestClient client =
+                start(settings().withTransport(TransportLimits.defaults().withMaxConnections(8)));
+        McpServer server = servers.getLast();
+        int port = client.uri("/").getPort();
+        List<Socket> idle = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Socket socket = new Socket("127.0.0.1", port);
+            sockets.add(socket);
+            idle.add(socket);
+        }
+        assertEquals(8, awaitAtLeast(server::openConnections, 8), "the idle connections are all accepted");
+
+        try (Socket over = new Socket("127.0.0.1", port)) {
+            over.setSoTimeout((int) DEADLINE.toMillis());
+            String refusal = readAll(over.getInputStream());
+            assertEquals(503, status(refusal), refusal);
+            assertTrue(refusal.contains("Retry-After: 1"), refusal);
+        }
+
+        idle.forEach(socket -> {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertEquals(0, awaitAtMost(server::openConnections, 0), "closed connections are no longer counted");
+        assertEquals(200, client.request("GET", "/healthz", Map.of()).statusCode());
+    }
+
     // --- item 15: a 400 carries the request id ---------------------------------------------------------------
 
     @Test
