@@ -25,7 +25,7 @@ import org.xnio.XnioExecutor;
  * Reads one request body on the I/O thread with Undertow's non-blocking receiver, never on a worker: a blocking
  * read that has to wait for a later TCP segment opens an XNIO selector for the waiting thread (two descriptors), and
  * with a fresh virtual thread per request those piled up until a GC. Every chunk is reserved from the shared
- * {@link BodyBudget} as it arrives; a body over the per-request limit is refused 413 (from its {@code Content-Length}
+ * {@link ByteBudget} as it arrives; a body over the per-request limit is refused 413 (from its {@code Content-Length}
  * alone when that says so, before any body byte is read), one that finds the budget spent 503. A refusal is answered
  * at once; then up to {@link #DRAIN_BYTES} more are read and dropped for at most {@link #LINGER} (a lingering
  * close), so a client still sending its body reads the answer instead of a reset, and the connection is closed.
@@ -57,7 +57,7 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
     private static final long CHECK_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final Logger log = LoggerFactory.getLogger(BodyReceiver.class);
 
-    private final BodyBudget budget;
+    private final ByteBudget budget;
     private final long limit;
     private final TransportLimits deadlines;
     private final Target target;
@@ -73,7 +73,7 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
     private Refusal refusal;
     private boolean finished;
 
-    private BodyReceiver(BodyBudget budget, long limit, TransportLimits deadlines, Target target) {
+    private BodyReceiver(ByteBudget budget, long limit, TransportLimits deadlines, Target target) {
         this.budget = budget;
         this.limit = limit;
         this.deadlines = deadlines;
@@ -85,7 +85,7 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
      * not complete at once is watched against the deadlines of {@code limits} (no timer for one that is).
      */
     static void receive(
-            HttpServerExchange exchange, BodyBudget budget, long limit, TransportLimits limits, Target target) {
+            HttpServerExchange exchange, ByteBudget budget, long limit, TransportLimits limits, Target target) {
         // Undertow's own default entity ceiling would answer a bare 413 below our limit; the limit is ours.
         exchange.setMaxEntitySize(-1);
         BodyReceiver receiver = new BodyReceiver(budget, limit, limits, Objects.requireNonNull(target, "target"));
@@ -254,10 +254,10 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
     static final class Body {
         private final List<byte[]> chunks;
         private final long size;
-        private final BodyBudget budget;
+        private final ByteBudget budget;
         private final AtomicBoolean released = new AtomicBoolean();
 
-        private Body(List<byte[]> chunks, long size, BodyBudget budget) {
+        private Body(List<byte[]> chunks, long size, ByteBudget budget) {
             this.chunks = List.copyOf(chunks);
             this.size = size;
             this.budget = budget;

@@ -18,10 +18,13 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xnio.IoUtils;
+import org.xnio.XnioExecutor;
 
 /**
  * Streamable HTTP at {@code /mcp} (MCP 2025-11-25 basic/transports) and {@code GET /healthz}. On the I/O thread
@@ -43,6 +46,12 @@ final class McpHttpHandler implements HttpHandler {
     static final HttpString VERSION_HEADER = new HttpString("MCP-Protocol-Version");
     /** Seconds a client is asked to wait before retrying a 503 (RFC 9110 §10.2.3). */
     static final String RETRY_AFTER_SECONDS = "1";
+
+    /**
+     * Answers up to this size go whole into a socket's send buffer (16 KiB is the smallest Linux gives a TCP
+     * socket), so they are never held for a slow client and are not counted against the answer budget.
+     */
+    static final long UNBUDGETED_RESPONSE_BYTES = 16 * 1024;
 
     private static final Logger log = LoggerFactory.getLogger(McpHttpHandler.class);
     private static final String JSON = "application/json";
@@ -76,7 +85,8 @@ final class McpHttpHandler implements HttpHandler {
     private final McpSessions sessions;
     private final McpDispatcher dispatcher;
     private final long maxBodyBytes;
-    private final BodyBudget budget;
+    private final ByteBudget budget;
+    private final ByteBudget responses;
     private final TransportLimits limits;
     private final Executor workers;
 
@@ -85,7 +95,8 @@ final class McpHttpHandler implements HttpHandler {
             McpSessions sessions,
             McpDispatcher dispatcher,
             long maxBodyBytes,
-            BodyBudget budget,
+            ByteBudget budget,
+            ByteBudget responses,
             TransportLimits limits,
             Executor workers) {
         this.gate = Objects.requireNonNull(gate, "gate");
@@ -93,6 +104,7 @@ final class McpHttpHandler implements HttpHandler {
         this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
         this.maxBodyBytes = maxBodyBytes;
         this.budget = Objects.requireNonNull(budget, "budget");
+        this.responses = Objects.requireNonNull(responses, "responses");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.workers = Objects.requireNonNull(workers, "workers");
     }
@@ -247,13 +259,69 @@ final class McpHttpHandler implements HttpHandler {
             case RESPONSE -> accepted(exchange);
             case REQUEST -> {
                 session.get().markUsed();
-                json(
+                respond(
                         exchange,
-                        200,
+                        envelope.id(),
                         dispatcher.request(session.get(), envelope.id(), envelope.method(), envelope.params()));
             }
             case INVALID -> throw new IllegalStateException("handled above");
         }
+    }
+
+    /**
+     * Sends a request's answer. One larger than a socket's send buffer may stay in memory until its client takes it,
+     * so it is held against the answer budget from now until it is written or abandoned, and for at most the
+     * response timeout; one that does not fit is dropped for a 503 with {@code Retry-After} (issue 24 item 4: 150
+     * unread 8 MiB downloads ran a 1 GiB heap out). Small answers, the hot path, never touch the budget.
+     */
+    private void respond(HttpServerExchange exchange, JsonNode id, ObjectNode body) {
+        WireBytes wire = Json.writeWire(body);
+        long length = wire.length();
+        if (length > UNBUDGETED_RESPONSE_BYTES) {
+            if (!responses.tryReserve(length)) {
+                log.atWarn()
+                        .setMessage("mcp_responses_over_budget")
+                        .addKeyValue("response_bytes", length)
+                        .addKeyValue("held_bytes", responses.reserved())
+                        .log();
+                exchange.getResponseHeaders().put(Headers.RETRY_AFTER, RETRY_AFTER_SECONDS);
+                error(
+                        exchange,
+                        503,
+                        id,
+                        JsonRpc.INTERNAL_ERROR,
+                        "Server busy: too many large answers waiting for their clients, retry later");
+                return;
+            }
+            hold(exchange, length);
+        }
+        send(exchange, 200, wire, COMPLETE_ON_IO_THREAD);
+    }
+
+    /** Holds {@code length} budget bytes until the exchange ends, closing its connection after the timeout. */
+    private void hold(HttpServerExchange exchange, long length) {
+        AtomicBoolean held = new AtomicBoolean(true);
+        XnioExecutor.Key deadline = exchange.getIoThread()
+                .executeAfter(
+                        () -> {
+                            if (held.getAndSet(false)) {
+                                responses.release(length);
+                                log.atInfo()
+                                        .setMessage("mcp_response_timeout")
+                                        .addKeyValue("response_bytes", length)
+                                        .log();
+                                IoUtils.safeClose(exchange.getConnection());
+                            }
+                        },
+                        limits.responseTimeout().toMillis(),
+                        TimeUnit.MILLISECONDS);
+        exchange.addExchangeCompleteListener((ex, next) -> {
+            if (held.getAndSet(false)) {
+                deadline.remove();
+                responses.release(length);
+            }
+            next.proceed();
+        });
     }
 
     private void fault(HttpServerExchange exchange, JsonNode id, Throwable fault) {
@@ -400,9 +468,12 @@ final class McpHttpHandler implements HttpHandler {
     }
 
     private static void json(HttpServerExchange exchange, int status, ObjectNode body, IoCallback then) {
+        send(exchange, status, Json.writeWire(body), then);
+    }
+
+    private static void send(HttpServerExchange exchange, int status, WireBytes wire, IoCallback then) {
         exchange.setStatusCode(status);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, JSON);
-        WireBytes wire = Json.writeWire(body);
         exchange.setResponseContentLength(wire.length());
         exchange.getResponseSender().send(wire.buffers(), then);
     }

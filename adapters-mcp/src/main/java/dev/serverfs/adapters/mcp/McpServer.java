@@ -65,7 +65,8 @@ public final class McpServer implements AutoCloseable {
     private final AcceptingChannel<StreamConnection> listener;
     private final ConnectionGate connections;
     private final ExecutorService workers;
-    private final BodyBudget budget;
+    private final ByteBudget budget;
+    private final ByteBudget responses;
     private final int port;
     private final String host;
     private final Set<String> tools;
@@ -75,13 +76,15 @@ public final class McpServer implements AutoCloseable {
             AcceptingChannel<StreamConnection> listener,
             ConnectionGate connections,
             ExecutorService workers,
-            BodyBudget budget,
+            ByteBudget budget,
+            ByteBudget responses,
             String host,
             Set<String> tools) {
         this.io = io;
         this.listener = listener;
         this.connections = connections;
         this.budget = budget;
+        this.responses = responses;
         this.workers = workers;
         this.port = listener.getLocalAddress(InetSocketAddress.class).getPort();
         this.host = host;
@@ -121,13 +124,15 @@ public final class McpServer implements AutoCloseable {
         ExecutorService workers = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("mcp-call-", 0).factory());
         GateHolder gate = new GateHolder(settings);
-        BodyBudget budget = new BodyBudget(settings.maxBodyBytesInFlight());
+        ByteBudget budget = new ByteBudget(settings.maxBodyBytesInFlight());
+        ByteBudget responses = new ByteBudget(settings.maxResponseBytesInFlight());
         McpHttpHandler handler = new McpHttpHandler(
                 gate::current,
                 sessions,
                 dispatcher,
                 settings.maxRequestBodyBytes(),
                 budget,
+                responses,
                 settings.transport(),
                 workers);
         // What Undertow.builder().start() does for one HTTP listener, with our accept listener in front.
@@ -159,7 +164,7 @@ public final class McpServer implements AutoCloseable {
         }
         listener.resumeAccepts();
         McpServer server = new McpServer(
-                io, listener, connections, workers, budget, settings.host(), Set.copyOf(registry.names()));
+                io, listener, connections, workers, budget, responses, settings.host(), Set.copyOf(registry.names()));
         gate.bind(server.port);
         return server;
     }
@@ -182,6 +187,11 @@ public final class McpServer implements AutoCloseable {
     /** Connections open right now (tests wait on it instead of racing the I/O threads). */
     int openConnections() {
         return connections.open();
+    }
+
+    /** Bytes of large answers not yet taken by their clients (tests wait on it). */
+    long responseBytesInFlight() {
+        return responses.reserved();
     }
 
     /** Request-body bytes held in memory right now (tests wait on it instead of racing the I/O threads). */

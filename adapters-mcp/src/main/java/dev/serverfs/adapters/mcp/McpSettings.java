@@ -12,7 +12,8 @@ import java.util.Set;
  * and Origin allow-lists, the optional bearer token, the request-body limit (see
  * {@code Workdirs.maxRequestBodyBytes()}), the version {@code serverInfo} reports, the enabled tool surfaces, the
  * idle lifetime of a session measured on {@code clock}, the most sessions open at once, the most request-body
- * bytes held in memory across all requests at once, and the connection and body-deadline bounds. {@link #toString()} never shows the token.
+ * bytes held in memory across all requests at once, the most bytes of large answers held for clients that have not
+ * taken them yet, and the connection, body-deadline and answer-deadline bounds. {@link #toString()} never shows the token.
  */
 public record McpSettings(
         String host,
@@ -27,6 +28,7 @@ public record McpSettings(
         Clock clock,
         int maxSessions,
         long maxBodyBytesInFlight,
+        long maxResponseBytesInFlight,
         TransportLimits transport) {
 
     /** A session unused this long is forgotten; its client gets 404 and starts a new one (MCP lifecycle). */
@@ -38,7 +40,10 @@ public record McpSettings(
      */
     public static final int DEFAULT_MAX_SESSIONS = 10_000;
 
-    /** The defaults for the session cap, the in-flight body budget ({@link #defaultBodyBudget}) and the transport. */
+    /**
+     * The defaults for the session cap, the body and answer budgets ({@link #defaultBodyBudget}, {@link
+     * #defaultResponseBudget}) and the transport.
+     */
     public McpSettings(
             String host,
             int port,
@@ -63,6 +68,7 @@ public record McpSettings(
                 clock,
                 DEFAULT_MAX_SESSIONS,
                 defaultBodyBudget(maxRequestBodyBytes, Runtime.getRuntime().maxMemory()),
+                defaultResponseBudget(maxRequestBodyBytes, Runtime.getRuntime().maxMemory()),
                 TransportLimits.defaults());
     }
 
@@ -93,6 +99,9 @@ public record McpSettings(
         if (maxBodyBytesInFlight < maxRequestBodyBytes) {
             throw new IllegalArgumentException("maxBodyBytesInFlight must hold at least one largest request body");
         }
+        if (maxResponseBytesInFlight <= 0) {
+            throw new IllegalArgumentException("maxResponseBytesInFlight must be positive");
+        }
         Objects.requireNonNull(transport, "transport");
     }
 
@@ -103,6 +112,15 @@ public record McpSettings(
      */
     static long defaultBodyBudget(long maxRequestBodyBytes, long maxHeapBytes) {
         return Math.max(maxRequestBodyBytes, maxHeapBytes / 8);
+    }
+
+    /**
+     * A quarter of the heap for answers written but not yet taken by their clients, and never less than one largest
+     * answer (a download as large as the largest request body): beside the bodies' eighth, whatever clients leave
+     * unread stays well within the heap.
+     */
+    static long defaultResponseBudget(long maxRequestBodyBytes, long maxHeapBytes) {
+        return Math.max(maxRequestBodyBytes, maxHeapBytes / 4);
     }
 
     /** Loopback defaults for tests and tools: no extra hosts or origins, no token, filesystem tools only. */
@@ -134,6 +152,7 @@ public record McpSettings(
                 clock,
                 maxSessions,
                 maxBodyBytesInFlight,
+                maxResponseBytesInFlight,
                 transport);
     }
 
@@ -151,6 +170,7 @@ public record McpSettings(
                 clock,
                 maxSessions,
                 maxBodyBytesInFlight,
+                maxResponseBytesInFlight,
                 transport);
     }
 
@@ -168,6 +188,7 @@ public record McpSettings(
                 sessionClock,
                 maxSessions,
                 maxBodyBytesInFlight,
+                maxResponseBytesInFlight,
                 transport);
     }
 
@@ -185,6 +206,7 @@ public record McpSettings(
                 clock,
                 maxSessions,
                 maxBodyBytesInFlight,
+                maxResponseBytesInFlight,
                 transport);
     }
 
@@ -203,6 +225,7 @@ public record McpSettings(
                 clock,
                 sessions,
                 bodyBytes,
+                maxResponseBytesInFlight,
                 transport);
     }
 
@@ -221,7 +244,27 @@ public record McpSettings(
                 clock,
                 maxSessions,
                 maxBodyBytesInFlight,
+                maxResponseBytesInFlight,
                 limits);
+    }
+
+    /** The same settings with at most {@code bytes} of large answers held for clients that have not taken them. */
+    public McpSettings withResponseBudget(long bytes) {
+        return new McpSettings(
+                host,
+                port,
+                allowedHosts,
+                allowedOrigins,
+                authToken,
+                maxRequestBodyBytes,
+                serverVersion,
+                surfaces,
+                sessionIdleTimeout,
+                clock,
+                maxSessions,
+                maxBodyBytesInFlight,
+                bytes,
+                transport);
     }
 
     @Override
@@ -230,6 +273,7 @@ public record McpSettings(
                 + ", allowedOrigins=" + allowedOrigins.size() + ", token=" + (authToken.isPresent() ? "set" : "unset")
                 + ", maxRequestBodyBytes=" + maxRequestBodyBytes + ", surfaces=" + surfaces + ", maxSessions="
                 + maxSessions
-                + ", maxBodyBytesInFlight=" + maxBodyBytesInFlight + ", transport=" + transport + "]";
+                + ", maxBodyBytesInFlight=" + maxBodyBytesInFlight + ", maxResponseBytesInFlight="
+                + maxResponseBytesInFlight + ", transport=" + transport + "]";
     }
 }

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -60,7 +62,7 @@ class McpTransportHardeningIT {
         McpServer server = McpServer.start(
                 settings,
                 new Fixtures.RecordingAuditLog(),
-                List.of(Fixtures.listWorkdirsTool(), new BottomlessTool()),
+                List.of(Fixtures.listWorkdirsTool(), new BottomlessTool(), new BlobProbeTool()),
                 (workdir, path) -> {
                     throw new IllegalStateException("read failed at /srv/secret-host-path/" + path);
                 });
@@ -330,6 +332,74 @@ class McpTransportHardeningIT {
         assertEquals(200, client.request("GET", "/healthz", Map.of()).statusCode());
     }
 
+    // --- issue 24 item 4: unread large answers are held within a budget -------------------------------------
+
+    @Test
+    void unread_large_answers_stay_within_the_answer_budget_and_a_normal_client_is_served() throws IOException {
+        long answer = Base64Json.wireLength(BlobProbeTool.BYTES);
+        // Room for two unread answers of about 11 MiB, as 150 unread 8 MiB downloads were for a 1 GiB heap.
+        long budget = 2 * answer + answer / 2;
+        McpTestClient client = start(settings().withResponseBudget(budget));
+        McpServer server = servers.getLast();
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        byte[] call = BLOB_CALL.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < 6; i++) {
+            // A client that asks and never reads: a small window, so most of the answer stays with the server.
+            Socket reader = new Socket();
+            sockets.add(reader);
+            reader.setReceiveBufferSize(4096);
+            reader.connect(new InetSocketAddress("127.0.0.1", port));
+            reader.getOutputStream().write(head(port, id, call.length, false));
+            reader.getOutputStream().write(call);
+            reader.getOutputStream().flush();
+        }
+        long held = awaitAtLeast(server::responseBytesInFlight, 2 * answer);
+        assertTrue(held > answer && held <= budget, "held " + held + " of a budget of " + budget);
+
+        assertEquals(200, client.post(ping(1), session(id)).statusCode(), "small answers are never held back");
+        HttpResponse<String> busy = client.post(BLOB_CALL, session(id));
+        assertEquals(503, busy.statusCode(), "one more large answer does not fit");
+        assertTrue(busy.headers().firstValue("Retry-After").isPresent());
+        assertEquals(-32603, json(busy).at("/error/code").intValue());
+        assertEquals(7, json(busy).get("id").intValue());
+        assertTrue(server.responseBytesInFlight() <= budget);
+
+        for (Socket reader : sockets) {
+            reader.close();
+        }
+        assertEquals(0, awaitAtMost(server::responseBytesInFlight, 0), "abandoned answers give their bytes back");
+        HttpResponse<String> served = client.post(BLOB_CALL, session(id));
+        assertEquals(200, served.statusCode());
+        String blob = json(served).at("/result/content/0/resource/blob").textValue();
+        assertEquals(BlobProbeTool.BYTES, Base64.getDecoder().decode(blob).length);
+    }
+
+    @Test
+    void a_large_answer_not_taken_within_the_response_timeout_is_dropped_with_its_connection() throws IOException {
+        McpTestClient client =
+                start(settings().withTransport(TransportLimits.defaults().withResponseTimeout(Duration.ofSeconds(1))));
+        McpServer server = servers.getLast();
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        byte[] call = BLOB_CALL.getBytes(StandardCharsets.UTF_8);
+        Socket reader = new Socket();
+        sockets.add(reader);
+        reader.setReceiveBufferSize(4096);
+        reader.connect(new InetSocketAddress("127.0.0.1", port));
+        reader.getOutputStream().write(head(port, id, call.length, false));
+        reader.getOutputStream().write(call);
+        reader.getOutputStream().flush();
+        assertTrue(awaitAtLeast(server::responseBytesInFlight, 1) > 0, "the unread answer is held");
+
+        assertEquals(0, awaitAtMost(server::responseBytesInFlight, 0), "dropped after the response timeout");
+        // Only the test client's own pooled connection may still be open.
+        assertTrue(awaitAtMost(server::openConnections, 1) <= 1, "the reader's connection is closed");
+    }
+
+    private static final String BLOB_CALL =
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"blob_probe\"}}";
+
     // --- item 15: a 400 carries the request id ---------------------------------------------------------------
 
     @Test
@@ -488,6 +558,23 @@ class McpTransportHardeningIT {
         ByteArrayOutputStream response = new ByteArrayOutputStream();
         in.transferTo(response);
         return response.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A download-like tool: one embedded blob of {@link #BYTES} bytes (8 MiB, the default binary limit). */
+    static final class BlobProbeTool implements McpTool {
+        static final int BYTES = 8 << 20;
+
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("blob_probe", "Test probe.", ToolAnnotations.readOnly(), ToolSurface.FILESYSTEM);
+        }
+
+        @Override
+        public ToolResult call(ToolArguments arguments) {
+            return ToolResult.of(Map.of("size", BYTES))
+                    .withEmbeddedBlob(new ToolResult.EmbeddedBlob(
+                            "serverfs://probe/blob", "application/octet-stream", new byte[BYTES]));
+        }
     }
 
     /** A tool whose work recurses without end: a real {@link StackOverflowError}, as a 3000-level walk gave. */
