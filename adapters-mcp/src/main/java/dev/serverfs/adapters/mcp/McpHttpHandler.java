@@ -31,12 +31,14 @@ import org.xnio.XnioExecutor;
  * only cheap header checks run, in this order: Host (421), Origin (403), bearer token (401), method (405 with
  * {@code Allow}). A POST body is then read on the I/O thread without blocking ({@link BodyReceiver}: 413 over the
  * size limit, from the headers alone when {@code Content-Length} says so, chunked bodies included; 503 when the
- * bodies in flight of all requests would pass the shared byte budget), and only the complete body goes on to a virtual thread, where Accept (406) and Content-Type (415) are
- * checked, sessions (400 missing, 404 unknown or ended) and {@code MCP-Protocol-Version} (400 unsupported) are
- * validated, and the message is dispatched. Responses are single JSON documents written with Undertow's
- * non-blocking sender, the exchange then ended on the connection's I/O thread (see {@code json}); we offer no
- * server-initiated SSE stream, so GET is 405. Whatever escapes the dispatcher (a {@code StackOverflowError}, a
- * failing audit log) is answered {@code -32603 Internal error}, never an empty 500.
+ * bodies in flight of all requests would pass the shared byte budget; a body too slow is cut), and only the complete
+ * body goes on to a virtual thread, where Accept (406) and Content-Type (415) are checked, sessions (400 missing,
+ * 404 unknown or ended) and {@code MCP-Protocol-Version} (400 unsupported) are validated, and the message is
+ * dispatched. Responses are single JSON documents written with Undertow's non-blocking sender, the exchange then
+ * ended on the connection's I/O thread (see {@code json}); a large answer is held against the answer budget until
+ * its client takes it (503 when it does not fit, see {@code respond}). We offer no server-initiated SSE stream, so
+ * GET is 405. Whatever escapes the dispatcher (a {@code StackOverflowError}, a failing audit log) is answered
+ * {@code -32603 Internal error}, never an empty 500.
  */
 final class McpHttpHandler implements HttpHandler {
 
