@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xnio.IoUtils;
@@ -56,18 +56,23 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
 
     private static final long CHECK_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final Logger log = LoggerFactory.getLogger(BodyReceiver.class);
+    private static final AtomicIntegerFieldUpdater<BodyReceiver> LINGERING =
+            AtomicIntegerFieldUpdater.newUpdater(BodyReceiver.class, "lingering");
 
     private final ByteBudget budget;
     private final long limit;
     private final TransportLimits deadlines;
     private final Target target;
-    private final long started = System.nanoTime();
     private final List<byte[]> chunks = new ArrayList<>();
-    /** Counts down the answer written and the drain done; the exchange ends when both happened. */
-    private final AtomicInteger lingering = new AtomicInteger(2);
+
+    /** Counts the answer written and the drain done after a refusal; the exchange ends when both happened. */
+    private volatile int lingering;
 
     private volatile XnioExecutor.Key lingerDeadline;
     private XnioExecutor.Key bodyWatch;
+    /** When the body started to be watched (right after the first read found it incomplete); 0 until then. */
+    private long started;
+
     private long size;
     private long dropped;
     private Refusal refusal;
@@ -105,6 +110,10 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
      * all of a declared length). A slow body holds a connection, a descriptor and budget bytes: it is cut.
      */
     private void watch(HttpServerExchange exchange) {
+        if (started == 0) {
+            // Taken here, not per request: a body that arrives with its headers never needs it.
+            started = System.nanoTime();
+        }
         long elapsed = System.nanoTime() - started;
         long timeout = deadlines.bodyTimeout().toNanos();
         long grace = deadlines.bodyRateGrace().toNanos();
@@ -227,7 +236,7 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
 
     /** One of the two things a refused exchange waits for happened; after both it ends and its connection closes. */
     private void lingered(HttpServerExchange exchange) {
-        if (lingering.decrementAndGet() == 0) {
+        if (LINGERING.incrementAndGet(this) == 2) {
             lingerDeadline.remove();
             exchange.endExchange();
         }
