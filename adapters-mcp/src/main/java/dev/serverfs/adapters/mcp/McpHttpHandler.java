@@ -18,22 +18,27 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xnio.IoUtils;
+import org.xnio.XnioExecutor;
 
 /**
  * Streamable HTTP at {@code /mcp} (MCP 2025-11-25 basic/transports) and {@code GET /healthz}. On the I/O thread
  * only cheap header checks run, in this order: Host (421), Origin (403), bearer token (401), method (405 with
  * {@code Allow}). A POST body is then read on the I/O thread without blocking ({@link BodyReceiver}: 413 over the
- * size limit, chunked bodies included; 503 when the bodies in flight of all requests would pass the shared byte
- * budget), and only the complete body goes on to a virtual thread, where Accept (406) and Content-Type (415) are
- * checked, sessions (400 missing, 404 unknown or ended) and {@code MCP-Protocol-Version} (400 unsupported) are
- * validated, and the message is dispatched. Responses are single JSON documents written with Undertow's
- * non-blocking sender, the exchange then ended on the connection's I/O thread (see {@code json}); we offer no
- * server-initiated SSE stream, so GET is 405. Whatever escapes the dispatcher (a {@code StackOverflowError}, a
- * failing audit log) is answered {@code -32603 Internal error}, never an empty 500.
+ * size limit, from the headers alone when {@code Content-Length} says so, chunked bodies included; 503 when the
+ * bodies in flight of all requests would pass the shared byte budget; a body too slow is cut), and only the complete
+ * body goes on to a virtual thread, where Accept (406) and Content-Type (415) are checked, sessions (400 missing,
+ * 404 unknown or ended) and {@code MCP-Protocol-Version} (400 unsupported) are validated, and the message is
+ * dispatched. Responses are single JSON documents written with Undertow's non-blocking sender, the exchange then
+ * ended on the connection's I/O thread (see {@code json}); a large answer is held against the answer budget until
+ * its client takes it (503 when it does not fit, see {@code respond}). We offer no server-initiated SSE stream, so
+ * GET is 405. Whatever escapes the dispatcher (a {@code StackOverflowError}, a failing audit log) is answered
+ * {@code -32603 Internal error}, never an empty 500.
  */
 final class McpHttpHandler implements HttpHandler {
 
@@ -43,6 +48,12 @@ final class McpHttpHandler implements HttpHandler {
     static final HttpString VERSION_HEADER = new HttpString("MCP-Protocol-Version");
     /** Seconds a client is asked to wait before retrying a 503 (RFC 9110 §10.2.3). */
     static final String RETRY_AFTER_SECONDS = "1";
+
+    /**
+     * Answers up to this size go whole into a socket's send buffer (16 KiB is the smallest Linux gives a TCP
+     * socket), so they are never held for a slow client and are not counted against the answer budget.
+     */
+    static final long UNBUDGETED_RESPONSE_BYTES = 16 * 1024;
 
     private static final Logger log = LoggerFactory.getLogger(McpHttpHandler.class);
     private static final String JSON = "application/json";
@@ -76,7 +87,9 @@ final class McpHttpHandler implements HttpHandler {
     private final McpSessions sessions;
     private final McpDispatcher dispatcher;
     private final long maxBodyBytes;
-    private final BodyBudget budget;
+    private final ByteBudget budget;
+    private final ByteBudget responses;
+    private final TransportLimits limits;
     private final Executor workers;
 
     McpHttpHandler(
@@ -84,13 +97,17 @@ final class McpHttpHandler implements HttpHandler {
             McpSessions sessions,
             McpDispatcher dispatcher,
             long maxBodyBytes,
-            BodyBudget budget,
+            ByteBudget budget,
+            ByteBudget responses,
+            TransportLimits limits,
             Executor workers) {
         this.gate = Objects.requireNonNull(gate, "gate");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
         this.maxBodyBytes = maxBodyBytes;
         this.budget = Objects.requireNonNull(budget, "budget");
+        this.responses = Objects.requireNonNull(responses, "responses");
+        this.limits = Objects.requireNonNull(limits, "limits");
         this.workers = Objects.requireNonNull(workers, "workers");
     }
 
@@ -123,15 +140,16 @@ final class McpHttpHandler implements HttpHandler {
         }
         HttpString method = exchange.getRequestMethod();
         if (Methods.POST.equals(method)) {
-            BodyReceiver.receive(exchange, budget, maxBodyBytes, new BodyReceiver.Target() {
+            BodyReceiver.receive(exchange, budget, maxBodyBytes, limits, new BodyReceiver.Target() {
                 @Override
                 public void received(HttpServerExchange ex, BodyReceiver.Body body) {
                     dispatch(ex, body);
                 }
 
                 @Override
-                public void refused(HttpServerExchange ex, BodyReceiver.Refusal refusal, long readBytes) {
-                    refuse(ex, refusal, readBytes);
+                public void refused(
+                        HttpServerExchange ex, BodyReceiver.Refusal refusal, long readBytes, IoCallback then) {
+                    refuse(ex, refusal, readBytes, then);
                 }
             });
         } else if (Methods.DELETE.equals(method)) {
@@ -241,13 +259,71 @@ final class McpHttpHandler implements HttpHandler {
                 accepted(exchange);
             }
             case RESPONSE -> accepted(exchange);
-            case REQUEST ->
-                json(
+            case REQUEST -> {
+                session.get().markUsed();
+                respond(
                         exchange,
-                        200,
+                        envelope.id(),
                         dispatcher.request(session.get(), envelope.id(), envelope.method(), envelope.params()));
+            }
             case INVALID -> throw new IllegalStateException("handled above");
         }
+    }
+
+    /**
+     * Sends a request's answer. One larger than a socket's send buffer may stay in memory until its client takes it,
+     * so it is held against the answer budget from now until it is written or abandoned, and for at most the
+     * response timeout; one that does not fit is dropped for a 503 with {@code Retry-After} (issue 24 item 4: 150
+     * unread 8 MiB downloads ran a 1 GiB heap out). Small answers, the hot path, never touch the budget.
+     */
+    private void respond(HttpServerExchange exchange, JsonNode id, ObjectNode body) {
+        WireBytes wire = Json.writeWire(body);
+        long length = wire.length();
+        if (length > UNBUDGETED_RESPONSE_BYTES) {
+            if (!responses.tryReserve(length)) {
+                log.atWarn()
+                        .setMessage("mcp_responses_over_budget")
+                        .addKeyValue("response_bytes", length)
+                        .addKeyValue("held_bytes", responses.reserved())
+                        .log();
+                exchange.getResponseHeaders().put(Headers.RETRY_AFTER, RETRY_AFTER_SECONDS);
+                error(
+                        exchange,
+                        503,
+                        id,
+                        JsonRpc.INTERNAL_ERROR,
+                        "Server busy: too many large answers waiting for their clients, retry later");
+                return;
+            }
+            hold(exchange, length);
+        }
+        send(exchange, 200, wire, COMPLETE_ON_IO_THREAD);
+    }
+
+    /** Holds {@code length} budget bytes until the exchange ends, closing its connection after the timeout. */
+    private void hold(HttpServerExchange exchange, long length) {
+        AtomicBoolean held = new AtomicBoolean(true);
+        XnioExecutor.Key deadline = exchange.getIoThread()
+                .executeAfter(
+                        () -> {
+                            if (held.getAndSet(false)) {
+                                responses.release(length);
+                                log.atInfo()
+                                        .setMessage("mcp_response_timeout")
+                                        .addKeyValue("response_bytes", length)
+                                        .log();
+                                IoUtils.safeClose(exchange.getConnection());
+                            }
+                        },
+                        limits.responseTimeout().toMillis(),
+                        TimeUnit.MILLISECONDS);
+        exchange.addExchangeCompleteListener((ex, next) -> {
+            if (held.getAndSet(false)) {
+                deadline.remove();
+                responses.release(length);
+            }
+            next.proceed();
+        });
     }
 
     private void fault(HttpServerExchange exchange, JsonNode id, Throwable fault) {
@@ -266,17 +342,17 @@ final class McpHttpHandler implements HttpHandler {
         error(exchange, id == null ? 500 : 200, id, JsonRpc.INTERNAL_ERROR, "Internal error");
     }
 
-    private void refuse(HttpServerExchange exchange, BodyReceiver.Refusal refusal, long readBytes) {
-        // The rest of the body is not read: the connection cannot carry another request.
-        exchange.setPersistent(false);
+    /** Answers a refused body; {@code then} completes it (the rest of the body is not read for a next request). */
+    private void refuse(HttpServerExchange exchange, BodyReceiver.Refusal refusal, long readBytes, IoCallback then) {
         switch (refusal) {
             case TOO_LARGE -> {
                 log.atInfo()
                         .setMessage("mcp_request_too_large")
                         .addKeyValue("limit_bytes", maxBodyBytes)
+                        .addKeyValue("declared_bytes", exchange.getRequestContentLength())
                         .addKeyValue("read_bytes", readBytes)
                         .log();
-                error(exchange, 413, null, JsonRpc.INVALID_REQUEST, "Request body too large");
+                json(exchange, 413, JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "Request body too large"), then);
             }
             case BUSY -> {
                 log.atWarn()
@@ -284,12 +360,14 @@ final class McpHttpHandler implements HttpHandler {
                         .addKeyValue("in_flight_bytes", budget.reserved())
                         .log();
                 exchange.getResponseHeaders().put(Headers.RETRY_AFTER, RETRY_AFTER_SECONDS);
-                error(
+                json(
                         exchange,
                         503,
-                        null,
-                        JsonRpc.INTERNAL_ERROR,
-                        "Server busy: too many request bytes in flight, retry later");
+                        JsonRpc.error(
+                                null,
+                                JsonRpc.INTERNAL_ERROR,
+                                "Server busy: too many request bytes in flight, retry later"),
+                        then);
             }
         }
     }
@@ -388,11 +466,18 @@ final class McpHttpHandler implements HttpHandler {
     }
 
     private static void json(HttpServerExchange exchange, int status, ObjectNode body) {
+        json(exchange, status, body, COMPLETE_ON_IO_THREAD);
+    }
+
+    private static void json(HttpServerExchange exchange, int status, ObjectNode body, IoCallback then) {
+        send(exchange, status, Json.writeWire(body), then);
+    }
+
+    private static void send(HttpServerExchange exchange, int status, WireBytes wire, IoCallback then) {
         exchange.setStatusCode(status);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, JSON);
-        WireBytes wire = Json.writeWire(body);
         exchange.setResponseContentLength(wire.length());
-        exchange.getResponseSender().send(wire.buffers(), COMPLETE_ON_IO_THREAD);
+        exchange.getResponseSender().send(wire.buffers(), then);
     }
 
     private static void plain(HttpServerExchange exchange, int status, String text) {

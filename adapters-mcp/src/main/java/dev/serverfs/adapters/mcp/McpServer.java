@@ -2,10 +2,13 @@ package dev.serverfs.adapters.mcp;
 
 import dev.serverfs.application.port.in.ReadResourceUseCase;
 import dev.serverfs.application.port.out.AuditLog;
-import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.DefaultByteBufferPool;
+import io.undertow.server.protocol.http.HttpOpenListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Objects;
@@ -14,11 +17,19 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.xnio.IoUtils;
+import org.xnio.OptionMap;
+import org.xnio.Options;
+import org.xnio.StreamConnection;
+import org.xnio.Xnio;
+import org.xnio.XnioWorker;
+import org.xnio.channels.AcceptingChannel;
 
 /**
- * The running MCP endpoint: Streamable HTTP at {@code POST /mcp} plus {@code GET /healthz}, on Undertow. Tool
- * calls run on virtual threads, never on the I/O threads. Start with {@link #start}; {@link #close} stops
- * accepting, then waits briefly for calls in flight.
+ * The running MCP endpoint: Streamable HTTP at {@code POST /mcp} plus {@code GET /healthz}, on Undertow's HTTP/1.1
+ * listener over an XNIO server of our own, so that connections past the cap are refused at accept ({@link
+ * ConnectionGate}). Tool calls run on virtual threads, never on the I/O threads. Start with {@link #start}; {@link
+ * #close} stops accepting, then waits briefly for calls in flight.
  */
 public final class McpServer implements AutoCloseable {
 
@@ -29,19 +40,53 @@ public final class McpServer implements AutoCloseable {
 
     private static final int POOLED_BUFFERS = 256;
 
-    private final Undertow undertow;
+    /** Undertow.builder()'s own worker options, with our two I/O threads and two task threads. */
+    private static final OptionMap WORKER_OPTIONS = OptionMap.builder()
+            .set(Options.WORKER_IO_THREADS, IO_THREADS)
+            .set(Options.WORKER_TASK_CORE_THREADS, IO_THREADS)
+            .set(Options.WORKER_TASK_MAX_THREADS, IO_THREADS)
+            .set(Options.CONNECTION_HIGH_WATER, 1_000_000)
+            .set(Options.CONNECTION_LOW_WATER, 1_000_000)
+            .set(Options.TCP_NODELAY, true)
+            .set(Options.CORK, true)
+            .getMap();
+
+    /** Undertow.builder()'s own listening-socket options. */
+    private static final OptionMap SOCKET_OPTIONS = OptionMap.builder()
+            .set(Options.WORKER_IO_THREADS, IO_THREADS)
+            .set(Options.TCP_NODELAY, true)
+            .set(Options.REUSE_ADDRESSES, true)
+            .set(Options.BALANCING_TOKENS, 1)
+            .set(Options.BALANCING_CONNECTIONS, 2)
+            .set(Options.BACKLOG, 1000)
+            .getMap();
+
+    private final XnioWorker io;
+    private final AcceptingChannel<StreamConnection> listener;
+    private final ConnectionGate connections;
     private final ExecutorService workers;
-    private final BodyBudget budget;
+    private final ByteBudget budget;
+    private final ByteBudget responses;
     private final int port;
     private final String host;
     private final Set<String> tools;
 
     private McpServer(
-            Undertow undertow, ExecutorService workers, BodyBudget budget, int port, String host, Set<String> tools) {
+            XnioWorker io,
+            AcceptingChannel<StreamConnection> listener,
+            ConnectionGate connections,
+            ExecutorService workers,
+            ByteBudget budget,
+            ByteBudget responses,
+            String host,
+            Set<String> tools) {
+        this.io = io;
+        this.listener = listener;
+        this.connections = connections;
         this.budget = budget;
-        this.undertow = undertow;
+        this.responses = responses;
         this.workers = workers;
-        this.port = port;
+        this.port = listener.getLocalAddress(InetSocketAddress.class).getPort();
         this.host = host;
         this.tools = tools;
     }
@@ -79,27 +124,49 @@ public final class McpServer implements AutoCloseable {
         ExecutorService workers = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("mcp-call-", 0).factory());
         GateHolder gate = new GateHolder(settings);
-        BodyBudget budget = new BodyBudget(settings.maxBodyBytesInFlight());
+        ByteBudget budget = new ByteBudget(settings.maxBodyBytesInFlight());
+        ByteBudget responses = new ByteBudget(settings.maxResponseBytesInFlight());
         McpHttpHandler handler = new McpHttpHandler(
-                gate::current, sessions, dispatcher, settings.maxRequestBodyBytes(), budget, workers);
-        Undertow undertow = Undertow.builder()
-                .addHttpListener(settings.port(), settings.host())
-                .setByteBufferPool(bufferPool())
-                .setIoThreads(IO_THREADS)
-                .setWorkerThreads(IO_THREADS)
-                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, CONNECTION_IDLE_MILLIS)
-                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 30_000)
-                .setHandler(handler)
-                .build();
+                gate::current,
+                sessions,
+                dispatcher,
+                settings.maxRequestBodyBytes(),
+                budget,
+                responses,
+                settings.transport(),
+                workers);
+        // What Undertow.builder().start() does for one HTTP listener, with our accept listener in front.
+        OptionMap serverOptions = OptionMap.builder()
+                .set(UndertowOptions.NO_REQUEST_TIMEOUT, CONNECTION_IDLE_MILLIS)
+                .set(UndertowOptions.REQUEST_PARSE_TIMEOUT, 30_000)
+                .set(UndertowOptions.BUFFER_PIPELINED_DATA, true)
+                .getMap();
+        HttpOpenListener open = new HttpOpenListener(bufferPool(), serverOptions);
+        open.setRootHandler(handler);
+        ConnectionGate connections =
+                new ConnectionGate(open, settings.transport().maxConnections());
+        XnioWorker io = null;
+        AcceptingChannel<StreamConnection> listener;
         try {
-            undertow.start();
-        } catch (RuntimeException e) {
+            io = Xnio.getInstance(McpServer.class.getClassLoader()).createWorker(WORKER_OPTIONS);
+            listener = io.createStreamConnectionServer(
+                    new InetSocketAddress(InetAddress.getByName(settings.host()), settings.port()),
+                    connections,
+                    SOCKET_OPTIONS);
+        } catch (IOException | RuntimeException e) {
+            if (io != null) {
+                io.shutdownNow();
+            }
             workers.close();
-            throw e;
+            throw e instanceof IOException failure
+                    ? new UncheckedIOException("cannot listen on the configured address", failure)
+                    : (RuntimeException) e;
         }
-        int port = ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
-        gate.bind(port);
-        return new McpServer(undertow, workers, budget, port, settings.host(), Set.copyOf(registry.names()));
+        listener.resumeAccepts();
+        McpServer server = new McpServer(
+                io, listener, connections, workers, budget, responses, settings.host(), Set.copyOf(registry.names()));
+        gate.bind(server.port);
+        return server;
     }
 
     /**
@@ -115,6 +182,16 @@ public final class McpServer implements AutoCloseable {
     /** The bound TCP port. */
     public int port() {
         return port;
+    }
+
+    /** Connections open right now (tests wait on it instead of racing the I/O threads). */
+    int openConnections() {
+        return connections.open();
+    }
+
+    /** Bytes of large answers not yet taken by their clients (tests wait on it). */
+    long responseBytesInFlight() {
+        return responses.reserved();
     }
 
     /** Request-body bytes held in memory right now (tests wait on it instead of racing the I/O threads). */
@@ -138,7 +215,16 @@ public final class McpServer implements AutoCloseable {
 
     @Override
     public void close() {
-        undertow.stop();
+        IoUtils.safeClose(listener);
+        io.shutdown();
+        try {
+            if (!io.awaitTermination(10, TimeUnit.SECONDS)) {
+                io.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            io.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         workers.shutdown();
         try {
             if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {

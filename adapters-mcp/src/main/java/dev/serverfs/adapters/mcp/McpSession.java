@@ -3,7 +3,10 @@ package dev.serverfs.adapters.mcp;
 import java.time.Instant;
 import java.util.Objects;
 
-/** One MCP session: its id, the negotiated protocol version, when it was last used, and whether it ever was. */
+/**
+ * One MCP session: its id, the negotiated protocol version, when it was last seen, and whether a request ever used it
+ * (a notification such as {@code notifications/initialized} does not).
+ */
 final class McpSession {
 
     private final String id;
@@ -32,7 +35,13 @@ final class McpSession {
 
     void seen(Instant now) {
         lastSeen = now;
-        used = true;
+    }
+
+    /** Marks the session as used by a request; a plain read once it is, so the hot path writes nothing shared. */
+    void markUsed() {
+        if (!used) {
+            used = true;
+        }
     }
 
     /** True once any request after {@code initialize} named this session. */

@@ -11,8 +11,9 @@ import java.util.Set;
  * Everything the MCP endpoint needs from configuration (CONTRACT.md §4, reference §1.4): bind address, the Host
  * and Origin allow-lists, the optional bearer token, the request-body limit (see
  * {@code Workdirs.maxRequestBodyBytes()}), the version {@code serverInfo} reports, the enabled tool surfaces, the
- * idle lifetime of a session measured on {@code clock}, the most sessions open at once, and the most request-body
- * bytes held in memory across all requests at once. {@link #toString()} never shows the token.
+ * idle lifetime of a session measured on {@code clock}, the most sessions open at once, the most request-body
+ * bytes held in memory across all requests at once, the most bytes of large answers held for clients that have not
+ * taken them yet, and the connection, body-deadline and answer-deadline bounds. {@link #toString()} never shows the token.
  */
 public record McpSettings(
         String host,
@@ -26,15 +27,23 @@ public record McpSettings(
         Duration sessionIdleTimeout,
         Clock clock,
         int maxSessions,
-        long maxBodyBytesInFlight) {
+        long maxBodyBytesInFlight,
+        long maxResponseBytesInFlight,
+        TransportLimits transport) {
 
     /** A session unused this long is forgotten; its client gets 404 and starts a new one (MCP lifecycle). */
     public static final Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofHours(1);
 
-    /** Sessions are small; the cap only stops a flood of {@code initialize} from growing the table without end. */
+    /**
+     * Sessions are small; the cap only stops a flood of {@code initialize} from growing the table without end (a full
+     * table makes room first from never-used sessions, see {@code McpSessions}).
+     */
     public static final int DEFAULT_MAX_SESSIONS = 10_000;
 
-    /** The defaults for the session cap and the in-flight body budget ({@link #defaultBodyBudget}). */
+    /**
+     * The defaults for the session cap, the body and answer budgets ({@link #defaultBodyBudget}, {@link
+     * #defaultResponseBudget}) and the transport.
+     */
     public McpSettings(
             String host,
             int port,
@@ -58,7 +67,9 @@ public record McpSettings(
                 sessionIdleTimeout,
                 clock,
                 DEFAULT_MAX_SESSIONS,
-                defaultBodyBudget(maxRequestBodyBytes, Runtime.getRuntime().maxMemory()));
+                defaultBodyBudget(maxRequestBodyBytes, Runtime.getRuntime().maxMemory()),
+                defaultResponseBudget(maxRequestBodyBytes, Runtime.getRuntime().maxMemory()),
+                TransportLimits.defaults());
     }
 
     public McpSettings {
@@ -88,6 +99,10 @@ public record McpSettings(
         if (maxBodyBytesInFlight < maxRequestBodyBytes) {
             throw new IllegalArgumentException("maxBodyBytesInFlight must hold at least one largest request body");
         }
+        if (maxResponseBytesInFlight <= 0) {
+            throw new IllegalArgumentException("maxResponseBytesInFlight must be positive");
+        }
+        Objects.requireNonNull(transport, "transport");
     }
 
     /**
@@ -97,6 +112,15 @@ public record McpSettings(
      */
     static long defaultBodyBudget(long maxRequestBodyBytes, long maxHeapBytes) {
         return Math.max(maxRequestBodyBytes, maxHeapBytes / 8);
+    }
+
+    /**
+     * A quarter of the heap for answers written but not yet taken by their clients, and never less than one largest
+     * answer (a download as large as the largest request body): beside the bodies' eighth, whatever clients leave
+     * unread stays well within the heap.
+     */
+    static long defaultResponseBudget(long maxRequestBodyBytes, long maxHeapBytes) {
+        return Math.max(maxRequestBodyBytes, maxHeapBytes / 4);
     }
 
     /** Loopback defaults for tests and tools: no extra hosts or origins, no token, filesystem tools only. */
@@ -127,7 +151,9 @@ public record McpSettings(
                 sessionIdleTimeout,
                 clock,
                 maxSessions,
-                maxBodyBytesInFlight);
+                maxBodyBytesInFlight,
+                maxResponseBytesInFlight,
+                transport);
     }
 
     public McpSettings withAllowLists(Set<String> hosts, Set<String> origins) {
@@ -143,7 +169,9 @@ public record McpSettings(
                 sessionIdleTimeout,
                 clock,
                 maxSessions,
-                maxBodyBytesInFlight);
+                maxBodyBytesInFlight,
+                maxResponseBytesInFlight,
+                transport);
     }
 
     public McpSettings withSessions(Duration idleTimeout, Clock sessionClock) {
@@ -159,7 +187,9 @@ public record McpSettings(
                 idleTimeout,
                 sessionClock,
                 maxSessions,
-                maxBodyBytesInFlight);
+                maxBodyBytesInFlight,
+                maxResponseBytesInFlight,
+                transport);
     }
 
     public McpSettings withSurfaces(Set<ToolSurface> enabled) {
@@ -175,7 +205,9 @@ public record McpSettings(
                 sessionIdleTimeout,
                 clock,
                 maxSessions,
-                maxBodyBytesInFlight);
+                maxBodyBytesInFlight,
+                maxResponseBytesInFlight,
+                transport);
     }
 
     /** The same settings with at most {@code sessions} open sessions and {@code bodyBytes} of bodies in flight. */
@@ -192,7 +224,47 @@ public record McpSettings(
                 sessionIdleTimeout,
                 clock,
                 sessions,
-                bodyBytes);
+                bodyBytes,
+                maxResponseBytesInFlight,
+                transport);
+    }
+
+    /** The same settings with these connection and request-body bounds. */
+    public McpSettings withTransport(TransportLimits limits) {
+        return new McpSettings(
+                host,
+                port,
+                allowedHosts,
+                allowedOrigins,
+                authToken,
+                maxRequestBodyBytes,
+                serverVersion,
+                surfaces,
+                sessionIdleTimeout,
+                clock,
+                maxSessions,
+                maxBodyBytesInFlight,
+                maxResponseBytesInFlight,
+                limits);
+    }
+
+    /** The same settings with at most {@code bytes} of large answers held for clients that have not taken them. */
+    public McpSettings withResponseBudget(long bytes) {
+        return new McpSettings(
+                host,
+                port,
+                allowedHosts,
+                allowedOrigins,
+                authToken,
+                maxRequestBodyBytes,
+                serverVersion,
+                surfaces,
+                sessionIdleTimeout,
+                clock,
+                maxSessions,
+                maxBodyBytesInFlight,
+                bytes,
+                transport);
     }
 
     @Override
@@ -201,6 +273,7 @@ public record McpSettings(
                 + ", allowedOrigins=" + allowedOrigins.size() + ", token=" + (authToken.isPresent() ? "set" : "unset")
                 + ", maxRequestBodyBytes=" + maxRequestBodyBytes + ", surfaces=" + surfaces + ", maxSessions="
                 + maxSessions
-                + ", maxBodyBytesInFlight=" + maxBodyBytesInFlight + "]";
+                + ", maxBodyBytesInFlight=" + maxBodyBytesInFlight + ", maxResponseBytesInFlight="
+                + maxResponseBytesInFlight + ", transport=" + transport + "]";
     }
 }

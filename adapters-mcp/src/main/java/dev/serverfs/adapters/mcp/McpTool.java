@@ -9,8 +9,9 @@ package dev.serverfs.adapters.mcp;
  * server fault (JSON-RPC -32603, details only in the log). Audit is the registry's job.
  *
  * <p>Adding a tool (docs/DEVELOPMENT.md, "How to add a tool"): (1) its input schema as the resource {@code
- * dev/serverfs/adapters/mcp/schemas/<name>.json} (type object, every property typed, no {@code
- * additionalProperties} at the top level; optional {@code <name>.output.json}); (2) in the group class of its surface
+ * dev/serverfs/adapters/mcp/schemas/<name>.json} (type object, every property typed, every object
+ * closed with {@code additionalProperties: false} and every optional property nullable, so the schema converts to a
+ * strict one unchanged; optional {@code <name>.output.json}); (2) in the group class of its surface
  * ({@code FilesystemReadTools}, {@code FilesystemMutationTools}, {@code BinaryTools}, {@code AgentTools}) a {@link
  * ToolSpec} constant (name, description, {@link ToolAnnotations} from the contract, {@link ToolSurface}), a parameter
  * record of the schema's properties, a handler that returns {@code ToolResult.of(record)} plus audit counters, and one

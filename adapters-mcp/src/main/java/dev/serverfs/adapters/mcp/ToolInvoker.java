@@ -106,7 +106,7 @@ final class ToolInvoker {
                             .putObject("resource")
                             .put("uri", blob.uri())
                             .put("mimeType", blob.mimeType())
-                            .put("blob", blob.base64()));
+                            .set("blob", Base64Json.of(blob.content())));
             // The payload as a JSON text block too, after a blob (issue 10 §14: clients that show the model only
             // the content, such as Gemini CLI, lost size, sha256 and revision).
             JsonNode text =

@@ -19,7 +19,7 @@ import java.util.Set;
 /**
  * The tools this process offers: those whose {@link ToolSurface} is enabled, each with its input schema (and
  * optional output schema) loaded from {@code schemas/<name>.json} and compiled once (ARCHITECTURE.md §3.7). Fails
- * at start-up on a duplicate name, a missing schema, or a schema that is not an object schema.
+ * at start-up on a duplicate name, a missing schema, or a schema that is not a closed object schema.
  */
 final class ToolRegistry {
 
@@ -44,9 +44,12 @@ final class ToolRegistry {
             if (!"object".equals(input.path("type").asText())) {
                 throw new IllegalStateException("input schema of " + spec.name() + " must have type object");
             }
-            if (input.has("additionalProperties")) {
-                // CONTRACT.md §2: unknown top-level arguments are ignored, so no schema may close the top level.
-                throw new IllegalStateException("input schema of " + spec.name() + " must not restrict extra keys");
+            if (!input.path("additionalProperties").isBoolean()
+                    || input.get("additionalProperties").booleanValue()) {
+                // Issue 24 item 10: strict-schema clients (OpenAI Agents SDK) refuse an open top level. Unknown
+                // top-level arguments are still dropped before validation (CONTRACT.md §2, see knownArguments).
+                throw new IllegalStateException(
+                        "input schema of " + spec.name() + " must set additionalProperties false");
             }
             Optional<ObjectNode> output = loadSchema(spec.schema() + ".output.json");
             Schema compiled = SCHEMAS.getSchema(input);

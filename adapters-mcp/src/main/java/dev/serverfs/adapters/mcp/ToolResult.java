@@ -24,13 +24,14 @@ public final class ToolResult {
 
     /**
      * An MCP {@code EmbeddedResource} content item holding {@code BlobResourceContents} (spec 2025-11-25, "Embedded
-     * Resources"); {@code base64} is the blob exactly as it goes on the wire.
+     * Resources"); {@code content} is the blob's bytes, base64-encoded only as the answer is written (the caller never
+     * changes them afterwards).
      */
-    public record EmbeddedBlob(String uri, String mimeType, String base64) {
+    public record EmbeddedBlob(String uri, String mimeType, byte[] content) {
         public EmbeddedBlob {
             Objects.requireNonNull(uri, "uri");
             Objects.requireNonNull(mimeType, "mimeType");
-            Objects.requireNonNull(base64, "base64");
+            Objects.requireNonNull(content, "content");
         }
     }
 

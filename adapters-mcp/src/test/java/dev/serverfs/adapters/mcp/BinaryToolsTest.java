@@ -127,7 +127,8 @@ class BinaryToolsTest {
                 Json.WIRE.readTree(
                         "{\"workdir\":\"wd\",\"path\":\"a\",\"file\":null,\"data_base64\":\"\",\"expected_revision\":null}"));
 
-        // The file object stays closed (only top-level arguments are open, issue 10 §12); a bad one is a tool error.
+        // The file object is closed (unknown keys are dropped only at the top level, issue 10 §12); a bad one is a
+        // tool error.
         for (ToolInvoker.Outcome bad : List.of(extra, missingId)) {
             ObjectNode result =
                     assertInstanceOf(ToolInvoker.Outcome.Result.class, bad).result();

@@ -177,6 +177,8 @@ class McpServerIT {
         MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
         McpTestClient client = start(McpSettings.loopback(0, LIMIT, "t").withSessions(Duration.ofMinutes(10), clock));
         String id = client.initialize();
+        // A client's first request follows its initialize at once; a never-used session expires in a minute.
+        assertEquals(200, client.post(PING, session(id)).statusCode());
 
         clock.advance(Duration.ofMinutes(9));
         HttpResponse<String> stillAlive = client.post(PING, session(id));

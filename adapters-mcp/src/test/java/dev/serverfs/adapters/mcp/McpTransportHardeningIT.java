@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +21,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
@@ -59,7 +62,7 @@ class McpTransportHardeningIT {
         McpServer server = McpServer.start(
                 settings,
                 new Fixtures.RecordingAuditLog(),
-                List.of(Fixtures.listWorkdirsTool(), new BottomlessTool()),
+                List.of(Fixtures.listWorkdirsTool(), new BottomlessTool(), new BlobProbeTool()),
                 (workdir, path) -> {
                     throw new IllegalStateException("read failed at /srv/secret-host-path/" + path);
                 });
@@ -201,33 +204,201 @@ class McpTransportHardeningIT {
         }
     }
 
-    // --- item 6: an initialize flood cannot log out a live client ------------------------------------------
+    // --- item 6 and issue 24 item 2: an initialize flood neither logs out a live client nor locks new ones out ---
 
     @Test
-    void a_flood_of_initialize_is_refused_once_the_table_is_full_and_the_live_session_survives() {
+    void a_flood_of_never_used_sessions_neither_locks_out_a_new_client_nor_evicts_a_used_session() {
         McpTestClient client = start(settings().withCapacity(20, 1_000_000));
-        String live = client.initialize();
+        String live = handshake(client);
         assertEquals(200, client.post(ping(1), session(live)).statusCode());
-        int opened = 0;
-        int refused = 0;
 
-        for (int i = 0; i < 60; i++) {
+        // Ten times the table: initialize and notifications/initialized, never a request.
+        for (int i = 0; i < 200; i++) {
             HttpResponse<String> response = client.post(McpTestClient.INIT.formatted("2025-11-25"));
-            if (response.statusCode() == 200) {
-                opened++;
-            } else {
-                assertEquals(503, response.statusCode(), response.body());
-                assertEquals(-32603, json(response).at("/error/code").intValue());
-                assertTrue(response.headers().firstValue("Retry-After").isPresent());
-                assertTrue(response.headers().firstValue("Mcp-Session-Id").isEmpty());
-                refused++;
-            }
+            assertEquals(200, response.statusCode(), response.body());
+            String flooded = response.headers().firstValue("Mcp-Session-Id").orElseThrow();
+            assertEquals(202, client.post(INITIALIZED, session(flooded)).statusCode());
         }
 
-        assertEquals(19, opened);
-        assertEquals(41, refused);
-        assertEquals(200, client.post(ping(2), session(live)).statusCode(), "the live session is still valid");
+        String newcomer = handshake(client);
+        HttpResponse<String> tools =
+                client.post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}", session(newcomer));
+        assertEquals(200, tools.statusCode(), tools.body());
+        assertTrue(json(tools).at("/result/tools").size() > 0, tools.body());
+        assertEquals(200, client.post(ping(3), session(live)).statusCode(), "the used session is still valid");
     }
+
+    private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+
+    /** initialize and notifications/initialized, as every client starts; returns the session id. */
+    private static String handshake(McpTestClient client) {
+        String id = client.initialize();
+        assertEquals(202, client.post(INITIALIZED, session(id)).statusCode());
+        return id;
+    }
+
+    // --- issue 24 item 8: an oversized Content-Length is refused from the headers -------------------------------
+
+    @Test
+    void a_declared_length_over_the_limit_is_answered_413_before_any_body_byte_arrives() throws IOException {
+        McpTestClient client = start(settings());
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+            // Headers only: a server that waits for the body before refusing it never answers this connection.
+            socket.getOutputStream().write(head(port, id, 1 << 30, false));
+            socket.getOutputStream().flush();
+
+            String response = readResponse(socket.getInputStream());
+
+            assertEquals(413, status(response), response);
+            assertTrue(response.toLowerCase(Locale.ROOT).contains("connection: close"), response);
+            assertEquals(
+                    -32600,
+                    Json.WIRE
+                            .readTree(response.substring(response.indexOf("\r\n\r\n") + 4))
+                            .at("/error/code")
+                            .intValue());
+        }
+        assertEquals(200, client.post(ping(1), session(id)).statusCode(), "the server still answers");
+    }
+
+    // --- issue 24 item 5: slow bodies are cut; connections past the cap are refused at once -------------------
+
+    @Test
+    void a_body_arriving_below_the_minimum_rate_is_cut_after_the_grace() throws IOException {
+        McpTestClient client = start(settings()
+                .withTransport(TransportLimits.defaults()
+                        .withBodyDeadlines(Duration.ofSeconds(30), 1000, Duration.ofMillis(500))));
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        long started = System.nanoTime();
+        // One byte of a 10,000-byte body, then nothing: the issue's slowloris sent one a second for 76 s.
+        Socket slow = stalledUpload(port, id, 10_000, 1);
+        slow.setSoTimeout((int) DEADLINE.toMillis());
+
+        assertEquals(-1, slow.getInputStream().read(), "the server closed the connection");
+
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        assertTrue(took.compareTo(Duration.ofSeconds(15)) < 0, "cut by the rate, not the 30 s total: " + took);
+        assertEquals(0, awaitAtMost(servers.getLast()::bodyBytesInFlight, 0), "its budget bytes are back");
+        assertEquals(200, client.post(ping(1), session(id)).statusCode());
+    }
+
+    @Test
+    void a_body_not_whole_within_the_total_deadline_is_cut_whatever_its_rate() throws IOException {
+        McpTestClient client = start(settings()
+                .withTransport(TransportLimits.defaults().withBodyDeadlines(Duration.ofSeconds(1), 1, Duration.ZERO)));
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        // 100 bytes at once would satisfy a 1 byte/s rate for 100 s: only the total deadline can cut this one.
+        Socket slow = stalledUpload(port, id, 10_000, 100);
+        slow.setSoTimeout((int) DEADLINE.toMillis());
+
+        assertEquals(-1, slow.getInputStream().read(), "the server closed the connection");
+        assertEquals(0, awaitAtMost(servers.getLast()::bodyBytesInFlight, 0));
+    }
+
+    @Test
+    void connections_past_the_cap_are_refused_503_at_once_and_a_freed_slot_serves_again() throws IOException {
+        McpTestClient client =
+                start(settings().withTransport(TransportLimits.defaults().withMaxConnections(8)));
+        McpServer server = servers.getLast();
+        int port = client.uri("/").getPort();
+        List<Socket> idle = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Socket socket = new Socket("127.0.0.1", port);
+            sockets.add(socket);
+            idle.add(socket);
+        }
+        assertEquals(8, awaitAtLeast(server::openConnections, 8), "the idle connections are all accepted");
+
+        try (Socket over = new Socket("127.0.0.1", port)) {
+            over.setSoTimeout((int) DEADLINE.toMillis());
+            String refusal = readAll(over.getInputStream());
+            assertEquals(503, status(refusal), refusal);
+            assertTrue(refusal.contains("Retry-After: 1"), refusal);
+        }
+
+        idle.forEach(socket -> {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertEquals(0, awaitAtMost(server::openConnections, 0), "closed connections are no longer counted");
+        assertEquals(200, client.request("GET", "/healthz", Map.of()).statusCode());
+    }
+
+    // --- issue 24 item 4: unread large answers are held within a budget -------------------------------------
+
+    @Test
+    void unread_large_answers_stay_within_the_answer_budget_and_a_normal_client_is_served() throws IOException {
+        long answer = Base64Json.wireLength(BlobProbeTool.BYTES);
+        // Room for two unread answers of about 11 MiB, as 150 unread 8 MiB downloads were for a 1 GiB heap.
+        long budget = 2 * answer + answer / 2;
+        McpTestClient client = start(settings().withResponseBudget(budget));
+        McpServer server = servers.getLast();
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        byte[] call = BLOB_CALL.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < 6; i++) {
+            // A client that asks and never reads: a small window, so most of the answer stays with the server.
+            Socket reader = new Socket();
+            sockets.add(reader);
+            reader.setReceiveBufferSize(4096);
+            reader.connect(new InetSocketAddress("127.0.0.1", port));
+            reader.getOutputStream().write(head(port, id, call.length, false));
+            reader.getOutputStream().write(call);
+            reader.getOutputStream().flush();
+        }
+        long held = awaitAtLeast(server::responseBytesInFlight, 2 * answer);
+        assertTrue(held > answer && held <= budget, "held " + held + " of a budget of " + budget);
+
+        assertEquals(200, client.post(ping(1), session(id)).statusCode(), "small answers are never held back");
+        HttpResponse<String> busy = client.post(BLOB_CALL, session(id));
+        assertEquals(503, busy.statusCode(), "one more large answer does not fit");
+        assertTrue(busy.headers().firstValue("Retry-After").isPresent());
+        assertEquals(-32603, json(busy).at("/error/code").intValue());
+        assertEquals(7, json(busy).get("id").intValue());
+        assertTrue(server.responseBytesInFlight() <= budget);
+
+        for (Socket reader : sockets) {
+            reader.close();
+        }
+        assertEquals(0, awaitAtMost(server::responseBytesInFlight, 0), "abandoned answers give their bytes back");
+        HttpResponse<String> served = client.post(BLOB_CALL, session(id));
+        assertEquals(200, served.statusCode());
+        String blob = json(served).at("/result/content/0/resource/blob").textValue();
+        assertEquals(BlobProbeTool.BYTES, Base64.getDecoder().decode(blob).length);
+    }
+
+    @Test
+    void a_large_answer_not_taken_within_the_response_timeout_is_dropped_with_its_connection() throws IOException {
+        McpTestClient client =
+                start(settings().withTransport(TransportLimits.defaults().withResponseTimeout(Duration.ofSeconds(1))));
+        McpServer server = servers.getLast();
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        byte[] call = BLOB_CALL.getBytes(StandardCharsets.UTF_8);
+        Socket reader = new Socket();
+        sockets.add(reader);
+        reader.setReceiveBufferSize(4096);
+        reader.connect(new InetSocketAddress("127.0.0.1", port));
+        reader.getOutputStream().write(head(port, id, call.length, false));
+        reader.getOutputStream().write(call);
+        reader.getOutputStream().flush();
+        assertTrue(awaitAtLeast(server::responseBytesInFlight, 1) > 0, "the unread answer is held");
+
+        assertEquals(0, awaitAtMost(server::responseBytesInFlight, 0), "dropped after the response timeout");
+        // Only the test client's own pooled connection may still be open.
+        assertTrue(awaitAtMost(server::openConnections, 1) <= 1, "the reader's connection is closed");
+    }
+
+    private static final String BLOB_CALL =
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"blob_probe\"}}";
 
     // --- item 15: a 400 carries the request id ---------------------------------------------------------------
 
@@ -387,6 +558,23 @@ class McpTransportHardeningIT {
         ByteArrayOutputStream response = new ByteArrayOutputStream();
         in.transferTo(response);
         return response.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A download-like tool: one embedded blob of {@link #BYTES} bytes (8 MiB, the default binary limit). */
+    static final class BlobProbeTool implements McpTool {
+        static final int BYTES = 8 << 20;
+
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("blob_probe", "Test probe.", ToolAnnotations.readOnly(), ToolSurface.FILESYSTEM);
+        }
+
+        @Override
+        public ToolResult call(ToolArguments arguments) {
+            return ToolResult.of(Map.of("size", BYTES))
+                    .withEmbeddedBlob(new ToolResult.EmbeddedBlob(
+                            "serverfs://probe/blob", "application/octet-stream", new byte[BYTES]));
+        }
     }
 
     /** A tool whose work recurses without end: a real {@link StackOverflowError}, as a 3000-level walk gave. */

@@ -54,7 +54,7 @@ class ToolCatalogueTest {
         return groups;
     }
 
-    private static List<McpTool> all(boolean ingress, boolean fake) {
+    static List<McpTool> all(boolean ingress, boolean fake) {
         return groups(ingress, fake).keySet().stream().flatMap(List::stream).toList();
     }
 

@@ -141,7 +141,10 @@ public final class ConfigLoader {
                 ServerSettings.PORT.get(vars),
                 ServerSettings.ALLOWED_HOSTS.get(vars),
                 ServerSettings.ALLOWED_ORIGINS.get(vars),
-                ServerSettings.AUTH_TOKEN.find(vars));
+                ServerSettings.AUTH_TOKEN.find(vars),
+                ServerSettings.MAX_CONNECTIONS.find(vars),
+                ServerSettings.REQUEST_BODY_TIMEOUT_SECONDS.get(vars),
+                ServerSettings.REQUEST_BODY_MIN_BYTES_PER_SECOND.get(vars));
     }
 
     private ServerLimits limits() throws ConfigurationException {

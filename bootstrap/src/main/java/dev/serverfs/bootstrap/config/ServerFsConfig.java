@@ -57,13 +57,37 @@ public record ServerFsConfig(
         public static final PolicySummary DEFAULTS = new PolicySummary(false, true, 0, 0);
     }
 
-    /** {@code SERVERFS_HOST}, {@code SERVERFS_PORT}, allow-lists and the optional bearer token (CONTRACT.md §4). */
+    /**
+     * {@code SERVERFS_HOST}, {@code SERVERFS_PORT}, allow-lists and the optional bearer token (CONTRACT.md §4), and
+     * the transport bounds: {@code SERVERFS_MAX_CONNECTIONS} (empty: derived from the descriptor limit) and the
+     * request-body deadlines.
+     */
     public record Network(
-            String host, int port, Set<String> allowedHosts, Set<String> allowedOrigins, Optional<String> authToken) {
+            String host,
+            int port,
+            Set<String> allowedHosts,
+            Set<String> allowedOrigins,
+            Optional<String> authToken,
+            Optional<Integer> maxConnections,
+            Duration bodyTimeout,
+            int bodyMinBytesPerSecond) {
+
+        /** Default transport bounds. */
+        public Network(
+                String host,
+                int port,
+                Set<String> allowedHosts,
+                Set<String> allowedOrigins,
+                Optional<String> authToken) {
+            this(host, port, allowedHosts, allowedOrigins, authToken, Optional.empty(), Duration.ofSeconds(60), 1024);
+        }
+
         public Network {
             allowedHosts = Set.copyOf(allowedHosts);
             allowedOrigins = Set.copyOf(allowedOrigins);
             Objects.requireNonNull(authToken, "authToken");
+            Objects.requireNonNull(maxConnections, "maxConnections");
+            Objects.requireNonNull(bodyTimeout, "bodyTimeout");
         }
 
         @Override

@@ -58,6 +58,25 @@ public final class ServerSettings {
             new Style<>("printable ASCII, no spaces", ServerSettings::token),
             "",
             "When set, /mcp requires Authorization: Bearer <this token>.");
+    public static final Setting<Integer> MAX_CONNECTIONS = Setting.of(
+            "SERVERFS_MAX_CONNECTIONS",
+            SERVER,
+            Style.strictPositiveInt(1_000_000),
+            "",
+            "Most HTTP connections open at once; more are refused with 503 at once (unset: half the open-file limit,"
+                    + " at most 10000).");
+    public static final Setting<Duration> REQUEST_BODY_TIMEOUT_SECONDS = Setting.of(
+            "SERVERFS_REQUEST_BODY_TIMEOUT_SECONDS",
+            SERVER,
+            Style.strictSeconds(3600),
+            "60",
+            "A request body must arrive whole within this many seconds, or its connection is closed.");
+    public static final Setting<Integer> REQUEST_BODY_MIN_BYTES_PER_SECOND = Setting.of(
+            "SERVERFS_REQUEST_BODY_MIN_BYTES_PER_SECOND",
+            SERVER,
+            Style.strictPositiveInt(),
+            "1024",
+            "After its first 5 seconds a request body arriving slower than this on average is cut.");
     public static final Setting<Integer> MAX_READ_BYTES = Setting.of(
             "SERVERFS_MAX_READ_BYTES",
             SERVER,
@@ -208,6 +227,9 @@ public final class ServerSettings {
             ALLOWED_HOSTS,
             ALLOWED_ORIGINS,
             AUTH_TOKEN,
+            MAX_CONNECTIONS,
+            REQUEST_BODY_TIMEOUT_SECONDS,
+            REQUEST_BODY_MIN_BYTES_PER_SECOND,
             MAX_READ_BYTES,
             MAX_READ_LINES,
             MAX_WRITE_BYTES,

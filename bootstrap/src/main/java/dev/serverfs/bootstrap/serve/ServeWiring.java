@@ -8,6 +8,7 @@ import dev.serverfs.adapters.mcp.McpSettings;
 import dev.serverfs.adapters.mcp.McpTool;
 import dev.serverfs.adapters.mcp.Slf4jAuditLog;
 import dev.serverfs.adapters.mcp.ToolSurface;
+import dev.serverfs.adapters.mcp.TransportLimits;
 import dev.serverfs.adapters.mcp.tools.BinaryTools;
 import dev.serverfs.adapters.mcp.tools.FilesystemMutationTools;
 import dev.serverfs.adapters.mcp.tools.FilesystemReadTools;
@@ -137,16 +138,27 @@ public final class ServeWiring implements AutoCloseable {
     static McpSettings settings(ServerFsConfig config) {
         ServerFsConfig.Network network = config.network();
         return new McpSettings(
-                network.host(),
-                network.port(),
-                network.allowedHosts(),
-                network.allowedOrigins(),
-                network.authToken(),
-                config.workdirs().maxRequestBodyBytes(),
-                ServerFsVersion.version(),
-                surfaces(config),
-                McpSettings.DEFAULT_SESSION_IDLE_TIMEOUT,
-                Clock.systemUTC());
+                        network.host(),
+                        network.port(),
+                        network.allowedHosts(),
+                        network.allowedOrigins(),
+                        network.authToken(),
+                        config.workdirs().maxRequestBodyBytes(),
+                        ServerFsVersion.version(),
+                        surfaces(config),
+                        McpSettings.DEFAULT_SESSION_IDLE_TIMEOUT,
+                        Clock.systemUTC())
+                .withTransport(transport(network));
+    }
+
+    /** The connection cap (derived from the descriptor limit unless set) and the request-body deadlines. */
+    static TransportLimits transport(ServerFsConfig.Network network) {
+        TransportLimits defaults = TransportLimits.defaults();
+        return defaults.withMaxConnections(network.maxConnections().orElse(defaults.maxConnections()))
+                .withBodyDeadlines(
+                        network.bodyTimeout(),
+                        network.bodyMinBytesPerSecond(),
+                        TransportLimits.DEFAULT_BODY_RATE_GRACE);
     }
 
     /** Filesystem tools always; binary tools when a workdir enables binary transfer; Agent tools when delegated. */

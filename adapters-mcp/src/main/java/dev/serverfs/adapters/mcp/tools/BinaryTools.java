@@ -15,7 +15,6 @@ import dev.serverfs.application.port.in.UploadBinaryFileUseCase.UploadBinaryFile
 import dev.serverfs.application.port.in.UploadBinaryFileUseCase.UploadedBinaryFile;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -79,10 +78,7 @@ public final class BinaryTools {
     private ToolResult downloadBinaryFile(DownloadBinaryFile p) {
         DownloadedBinaryFile d = download.downloadBinaryFile(new DownloadBinaryFileQuery(p.workdir(), p.path()));
         return ToolResult.of(new Downloaded(d.workdir(), d.path(), d.size(), d.mimeType(), d.sha256(), d.revision()))
-                .withEmbeddedBlob(new ToolResult.EmbeddedBlob(
-                        uri(d.workdir(), d.path()),
-                        d.mimeType(),
-                        Base64.getEncoder().encodeToString(d.content())))
+                .withEmbeddedBlob(new ToolResult.EmbeddedBlob(uri(d.workdir(), d.path()), d.mimeType(), d.content()))
                 .withCounter("bytes_returned", d.size())
                 .withCounter("mime_type", d.mimeType())
                 .withCounter("revision", d.revision());

@@ -3,16 +3,18 @@ package dev.serverfs.adapters.mcp;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The request-body bytes all requests together may hold in memory at once. Bytes are reserved as they arrive and
- * released when their request is answered, so memory is bounded by this budget however many large bodies arrive
- * concurrently; a request that would pass it is refused (503) instead of running the JVM out of heap.
+ * Bytes that requests together may hold in memory at once: one budget for request bodies in flight, one for
+ * response bodies not yet written to their clients. Bytes are reserved as they arrive (or when an answer is
+ * ready) and released when their request is answered (or the answer is written or abandoned), so memory is
+ * bounded by the budget however many clients send large bodies or leave large answers unread; a request that
+ * would pass it is refused (503) instead of running the JVM out of heap.
  */
-final class BodyBudget {
+final class ByteBudget {
 
     private final long capacity;
     private final AtomicLong reserved = new AtomicLong();
 
-    BodyBudget(long capacity) {
+    ByteBudget(long capacity) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("capacity must be positive");
         }
