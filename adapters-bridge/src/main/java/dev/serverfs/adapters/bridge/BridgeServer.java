@@ -17,6 +17,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,12 +34,19 @@ import org.slf4j.LoggerFactory;
  * are compared with the allowed ones first: a refused peer gets {@code PEER_NOT_AUTHORIZED} and is closed at once,
  * holding nothing. An allowed one gets a virtual thread that answers its request lines one by one until it closes,
  * sends no complete line within {@link Settings#requestTimeout} or sends one over 1 MiB ({@code REQUEST_TOO_LARGE},
- * then closed). At most {@link Settings#maxConnections} are open; a new peer over that closes the oldest one that is
- * waiting for a request, so idle peers never hold up a real call (issue 24 item 6); only when all are answering does
- * it wait.
+ * then closed). At most {@link Settings#maxConnections} are open; a new peer over that closes the oldest one that
+ * has been waiting for a request for over {@link #IDLE_GRACE}, so idle peers never hold up a real call (issue 24 item
+ * 6) and a burst of real calls, each of which sends its request at once, never closes one of its own. Only while
+ * every open connection is answering or within that grace does a new one wait.
  */
 public final class BridgeServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BridgeServer.class);
+
+    /**
+     * How long a connection may wait for its request before a new peer may close it to make room: a real client
+     * writes its request right after connecting, so only an idle or trickling peer stays waiting this long.
+     */
+    static final Duration IDLE_GRACE = Duration.ofSeconds(1);
 
     /**
      * @param allowedPeerUid the peer uid allowed to connect; empty → this process' uid (reference §4.1)
@@ -81,10 +89,10 @@ public final class BridgeServer implements AutoCloseable {
             return sharesGroup() ? Optional.of(allowedPeerGid.orElse(Posix.gid())) : Optional.empty();
         }
 
-        /** 32 connections, 5 s to send a complete request line, 30 s to take a response. */
+        /** 64 connections, 5 s to send a complete request line, 30 s to take a response. */
         public static Settings of(Path socketPath, Optional<Integer> allowedPeerUid, Optional<Integer> allowedPeerGid) {
             return new Settings(
-                    socketPath, allowedPeerUid, allowedPeerGid, 32, Duration.ofSeconds(5), Duration.ofSeconds(30));
+                    socketPath, allowedPeerUid, allowedPeerGid, 64, Duration.ofSeconds(5), Duration.ofSeconds(30));
         }
     }
 
@@ -232,17 +240,27 @@ public final class BridgeServer implements AutoCloseable {
         }
     }
 
-    /** Makes room for {@code connection}: closes the oldest connection waiting for a request, or waits for one. */
+    /**
+     * Makes room for {@code connection}: closes the oldest connection that has waited for a request past {@link
+     * #IDLE_GRACE}; while none has, waits until one has or a connection ends.
+     */
     private void admit(Connection connection) throws InterruptedException {
         synchronized (open) {
             while (open.size() >= settings.maxConnections()) {
-                Optional<Connection> idle =
-                        open.stream().filter(c -> !c.answering).findFirst();
-                if (idle.isPresent()) {
-                    open.remove(idle.get());
-                    Watchdog.closeQuietly(idle.get().channel);
-                } else {
+                long now = System.nanoTime();
+                Optional<Connection> waiting =
+                        open.stream().filter(c -> !c.answering).min(Comparator.comparingLong(c -> c.waitingSince));
+                if (waiting.isEmpty()) {
                     open.wait();
+                    continue;
+                }
+                long idleFor = now - waiting.get().waitingSince;
+                if (idleFor >= IDLE_GRACE.toNanos()) {
+                    open.remove(waiting.get());
+                    Watchdog.closeQuietly(waiting.get().channel);
+                } else {
+                    long left = IDLE_GRACE.toNanos() - idleFor;
+                    open.wait(Math.max(1, left / 1_000_000), (int) (left % 1_000_000));
                 }
             }
             open.add(connection);
@@ -253,6 +271,7 @@ public final class BridgeServer implements AutoCloseable {
     private boolean answering(Connection connection, boolean answering) {
         synchronized (open) {
             connection.answering = answering;
+            connection.waitingSince = System.nanoTime();
             open.notifyAll();
             return open.contains(connection);
         }
@@ -346,6 +365,7 @@ public final class BridgeServer implements AutoCloseable {
     private static final class Connection {
         final SocketChannel channel;
         boolean answering; // guarded by open
+        long waitingSince = System.nanoTime(); // guarded by open; when it last began to wait for a request
 
         Connection(SocketChannel channel) {
             this.channel = channel;

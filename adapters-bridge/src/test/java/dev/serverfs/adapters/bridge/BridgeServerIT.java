@@ -310,6 +310,44 @@ class BridgeServerIT {
         }
     }
 
+    @Test
+    void over_the_connection_cap_a_new_peer_closes_the_longest_idle_one_and_a_burst_of_real_calls_all_pass()
+            throws Exception {
+        // Four places and a request timeout far longer than the test: only making room can let a call in.
+        BridgeServer server = BridgeServer.start(
+                new BridgeServer.Settings(
+                        socket, Optional.empty(), Optional.empty(), 4, Duration.ofSeconds(60), Duration.ofSeconds(30)),
+                agent.useCases);
+        cleanup.add(server);
+        List<Raw> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < 8; i++) {
+                idle.add(Raw.connect(socket));
+            }
+            BridgeClient impatient = new BridgeClient(socket, Duration.ofSeconds(8));
+            assertEquals(agent.useCases.listRuntimes().listRuntimes(), impatient.listRuntimes());
+            assertEquals(
+                    Optional.empty(),
+                    within(Duration.ofSeconds(8), idle.get(0)::line),
+                    "the longest idle peer was closed to make room");
+            // Twenty concurrent calls through four places: each sends its request at once, so none is taken for
+            // idle and closed; they wait for each other's answers instead.
+            List<java.util.concurrent.Future<?>> calls = new ArrayList<>();
+            try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 20; i++) {
+                    calls.add(pool.submit(impatient::listRuntimes));
+                }
+                for (var call : calls) {
+                    assertEquals(agent.useCases.listRuntimes().listRuntimes(), call.get(10, TimeUnit.SECONDS));
+                }
+            }
+        } finally {
+            for (Raw r : idle) {
+                r.close();
+            }
+        }
+    }
+
     /** {@code read} on a virtual thread, bounded by {@code limit} (the test fails instead of hanging). */
     private static Optional<String> within(Duration limit, IoCall<Optional<String>> read) throws Exception {
         java.util.concurrent.CompletableFuture<Optional<String>> result =
