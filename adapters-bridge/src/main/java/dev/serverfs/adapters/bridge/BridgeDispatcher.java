@@ -53,10 +53,10 @@ final class BridgeDispatcher {
             return BridgeCodec.error(request.requestId(), e.code(), e.getMessage());
         } catch (RuntimeException e) {
             LOG.atError()
-                    .addKeyValue("event", "bridge_request_failed")
+                    .setMessage("bridge_request_failed")
                     .addKeyValue("method", request.method().wire())
                     .setCause(e)
-                    .log("bridge_request_failed");
+                    .log();
             return BridgeCodec.error(request.requestId(), ErrorCode.BRIDGE_PROTOCOL_ERROR, "internal Bridge error");
         }
     }

@@ -6,6 +6,7 @@ import dev.serverfs.domain.error.ServerFsException;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -16,12 +17,12 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.LockSupport;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
@@ -29,31 +30,43 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Bridge's AF_UNIX listener (reference §1.3, §4.1): no TCP. Every connection gets a virtual thread (at most
- * {@link Settings#maxConnections} at once; more wait in the listen backlog), its peer's {@code SO_PEERCRED} uid and
- * gid are compared with the allowed ones first ({@code PEER_NOT_AUTHORIZED} and nothing dispatched), then request
- * lines are answered one by one until the peer closes, stays idle too long or sends a line over 1 MiB ({@code
- * REQUEST_TOO_LARGE}, then closed).
+ * The Bridge's AF_UNIX listener (reference §1.3, §4.1): no TCP. Each accepted peer's {@code SO_PEERCRED} uid and gid
+ * are compared with the allowed ones first: a refused peer gets {@code PEER_NOT_AUTHORIZED} and is closed at once,
+ * holding nothing. An allowed one gets a virtual thread that answers its request lines one by one until it closes,
+ * sends no complete line within {@link Settings#requestTimeout} or sends one over 1 MiB ({@code REQUEST_TOO_LARGE},
+ * then closed). At most {@link Settings#maxConnections} are open; a new peer over that closes the oldest one that
+ * has been waiting for a request for over {@link #IDLE_GRACE}, so idle peers never hold up a real call (issue 24 item
+ * 6) and a burst of real calls, each of which sends its request at once, never closes one of its own. Only while
+ * every open connection is answering or within that grace does a new one wait.
  */
 public final class BridgeServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BridgeServer.class);
 
     /**
+     * How long a connection may wait for its request before a new peer may close it to make room: a real client
+     * writes its request right after connecting, so only an idle or trickling peer stays waiting this long.
+     */
+    static final Duration IDLE_GRACE = Duration.ofSeconds(1);
+
+    /**
      * @param allowedPeerUid the peer uid allowed to connect; empty → this process' uid (reference §4.1)
      * @param allowedPeerGid the peer gid allowed to connect; empty → this process' gid
-     * @param idleTimeout how long a connection may wait for its next request line, and a response may take to write
+     * @param requestTimeout how long a connection may take to send its next complete request line
+     * @param writeTimeout how long a response may take to write
      */
     public record Settings(
             Path socketPath,
             Optional<Integer> allowedPeerUid,
             Optional<Integer> allowedPeerGid,
             int maxConnections,
-            Duration idleTimeout) {
+            Duration requestTimeout,
+            Duration writeTimeout) {
         public Settings {
             Objects.requireNonNull(socketPath, "socketPath");
             Objects.requireNonNull(allowedPeerUid, "allowedPeerUid");
             Objects.requireNonNull(allowedPeerGid, "allowedPeerGid");
-            Objects.requireNonNull(idleTimeout, "idleTimeout");
+            Objects.requireNonNull(requestTimeout, "requestTimeout");
+            Objects.requireNonNull(writeTimeout, "writeTimeout");
             if (!socketPath.isAbsolute()) {
                 throw new IllegalArgumentException("the socket path must be absolute");
             }
@@ -76,9 +89,10 @@ public final class BridgeServer implements AutoCloseable {
             return sharesGroup() ? Optional.of(allowedPeerGid.orElse(Posix.gid())) : Optional.empty();
         }
 
-        /** 32 connections, 30 s idle. */
+        /** 64 connections, 5 s to send a complete request line, 30 s to take a response. */
         public static Settings of(Path socketPath, Optional<Integer> allowedPeerUid, Optional<Integer> allowedPeerGid) {
-            return new Settings(socketPath, allowedPeerUid, allowedPeerGid, 32, Duration.ofSeconds(30));
+            return new Settings(
+                    socketPath, allowedPeerUid, allowedPeerGid, 64, Duration.ofSeconds(5), Duration.ofSeconds(30));
         }
     }
 
@@ -87,8 +101,9 @@ public final class BridgeServer implements AutoCloseable {
     private final ServerSocketChannel listener;
     private final UserPrincipal allowedUser;
     private final GroupPrincipal allowedGroup;
-    private final Semaphore slots;
-    private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
+    /** The open allowed connections, oldest first; guarded by itself, which is also waited on for a free place. */
+    private final Set<Connection> open = new LinkedHashSet<>();
+
     private final Thread acceptor;
     private volatile boolean closed;
 
@@ -98,7 +113,6 @@ public final class BridgeServer implements AutoCloseable {
         this.listener = listener;
         this.allowedUser = allowedUser;
         this.allowedGroup = allowedGroup;
-        this.slots = new Semaphore(settings.maxConnections());
         this.acceptor = Thread.ofVirtual().name("serverfs-bridge-accept").unstarted(this::acceptLoop);
     }
 
@@ -170,54 +184,110 @@ public final class BridgeServer implements AutoCloseable {
 
     private void acceptLoop() {
         while (!closed) {
-            try {
-                slots.acquire();
-            } catch (InterruptedException e) {
-                return;
-            }
             SocketChannel channel;
             try {
                 channel = listener.accept();
             } catch (IOException e) {
-                slots.release();
-                if (!(closed || e instanceof ClosedChannelException)) {
-                    LOG.atWarn().addKeyValue("event", "bridge_accept_failed").log("bridge_accept_failed");
-                }
                 if (closed || e instanceof ClosedChannelException) {
                     return;
                 }
+                LOG.atWarn().setMessage("bridge_accept_failed").log();
                 // E.g. out of descriptors: back off instead of spinning on the same failure.
                 LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
                 continue;
             }
-            open.add(channel);
+            if (!authorized(channel)) {
+                LOG.atWarn().setMessage("bridge_peer_refused").log();
+                refuse(channel);
+                continue;
+            }
+            Connection connection = new Connection(channel);
+            try {
+                admit(connection);
+            } catch (InterruptedException e) {
+                Watchdog.closeQuietly(channel);
+                return;
+            }
             Thread.ofVirtual().name("serverfs-bridge-connection").start(() -> {
                 try {
-                    serve(channel);
+                    serve(connection);
                 } finally {
-                    open.remove(channel);
+                    leave(connection);
                     Watchdog.closeQuietly(channel);
-                    slots.release();
                 }
             });
         }
     }
 
-    private void serve(SocketChannel channel) {
+    /**
+     * Answers a refused peer {@code PEER_NOT_AUTHORIZED} and closes it, never waiting: what it already sent is read
+     * and dropped unparsed (so its pending request does not turn our close into a reset before it reads the answer),
+     * the answer fits the empty send buffer of a new socket, and nothing is decoded or dispatched.
+     */
+    private static void refuse(SocketChannel channel) {
+        try {
+            channel.configureBlocking(false);
+            ByteBuffer drop = ByteBuffer.allocate(8192);
+            for (int i = 0; i < 16 && channel.read(drop.clear()) > 0; i++) {
+                // dropped
+            }
+            channel.write(
+                    ByteBuffer.wrap(BridgeCodec.error(null, ErrorCode.PEER_NOT_AUTHORIZED, "peer is not authorized")));
+        } catch (IOException e) {
+            // The peer is gone already: nothing to tell it.
+        } finally {
+            Watchdog.closeQuietly(channel);
+        }
+    }
+
+    /**
+     * Makes room for {@code connection}: closes the oldest connection that has waited for a request past {@link
+     * #IDLE_GRACE}; while none has, waits until one has or a connection ends.
+     */
+    private void admit(Connection connection) throws InterruptedException {
+        synchronized (open) {
+            while (open.size() >= settings.maxConnections()) {
+                long now = System.nanoTime();
+                Optional<Connection> waiting =
+                        open.stream().filter(c -> !c.answering).min(Comparator.comparingLong(c -> c.waitingSince));
+                if (waiting.isEmpty()) {
+                    open.wait();
+                    continue;
+                }
+                long idleFor = now - waiting.get().waitingSince;
+                if (idleFor >= IDLE_GRACE.toNanos()) {
+                    open.remove(waiting.get());
+                    Watchdog.closeQuietly(waiting.get().channel);
+                } else {
+                    long left = IDLE_GRACE.toNanos() - idleFor;
+                    open.wait(Math.max(1, left / 1_000_000), (int) (left % 1_000_000));
+                }
+            }
+            open.add(connection);
+        }
+    }
+
+    /** Marks {@code connection} answering a complete request; false when it was closed to make room meanwhile. */
+    private boolean answering(Connection connection, boolean answering) {
+        synchronized (open) {
+            connection.answering = answering;
+            connection.waitingSince = System.nanoTime();
+            open.notifyAll();
+            return open.contains(connection);
+        }
+    }
+
+    private void leave(Connection connection) {
+        synchronized (open) {
+            open.remove(connection);
+            open.notifyAll();
+        }
+    }
+
+    private void serve(Connection connection) {
+        SocketChannel channel = connection.channel;
         try {
             LineReader lines = new LineReader(channel, BridgeCodec.MAX_LINE_BYTES);
-            if (!authorized(channel)) {
-                LOG.atWarn().addKeyValue("event", "bridge_peer_refused").log("bridge_peer_refused");
-                // The first line is read and dropped unparsed, so that the refusal reaches a client still writing
-                // it (answering first would break its pipe); nothing is decoded or dispatched.
-                try {
-                    nextLine(channel, lines);
-                } catch (LineReader.LineTooLong ignored) {
-                    // Refused either way.
-                }
-                write(channel, BridgeCodec.error(null, ErrorCode.PEER_NOT_AUTHORIZED, "peer is not authorized"));
-                return;
-            }
             while (!closed) {
                 Optional<byte[]> line;
                 try {
@@ -228,19 +298,20 @@ public final class BridgeServer implements AutoCloseable {
                             BridgeCodec.error(null, ErrorCode.REQUEST_TOO_LARGE, "the request exceeds 1048576 bytes"));
                     return;
                 }
-                if (line.isEmpty()) {
+                if (line.isEmpty() || !answering(connection, true)) {
                     return;
                 }
                 write(channel, dispatcher.respond(line.get()));
+                answering(connection, false);
             }
         } catch (IOException e) {
-            // The peer left, stayed idle past the deadline or the server is closing: nothing to answer.
+            // The peer left, sent no complete request in time or the server is closing: nothing to answer.
         }
     }
 
-    /** The next request line, bounded by the idle timeout. */
+    /** The next request line, bounded by the request timeout. */
     private Optional<byte[]> nextLine(SocketChannel channel, LineReader lines) throws IOException {
-        ScheduledFuture<?> idle = Watchdog.closeAfter(channel, settings.idleTimeout());
+        ScheduledFuture<?> idle = Watchdog.closeAfter(channel, settings.requestTimeout());
         try {
             return lines.next();
         } finally {
@@ -259,7 +330,7 @@ public final class BridgeServer implements AutoCloseable {
     }
 
     private void write(SocketChannel channel, byte[] line) throws IOException {
-        ScheduledFuture<?> deadline = Watchdog.closeAfter(channel, settings.idleTimeout());
+        ScheduledFuture<?> deadline = Watchdog.closeAfter(channel, settings.writeTimeout());
         try {
             LineReader.writeFully(channel, line);
         } finally {
@@ -276,13 +347,29 @@ public final class BridgeServer implements AutoCloseable {
         closed = true;
         Watchdog.closeQuietly(listener);
         acceptor.interrupt();
-        open.forEach(Watchdog::closeQuietly);
-        try {
-            acceptor.join(Duration.ofSeconds(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        synchronized (open) {
+            open.forEach(c -> Watchdog.closeQuietly(c.channel));
+        }
+        if (acceptor.getState() != Thread.State.NEW) {
+            // Not started when the Bridge stops before accepting (e.g. its task store cannot be opened).
+            try {
+                acceptor.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         deleteQuietly(settings.socketPath());
+    }
+
+    /** An accepted allowed connection; {@code answering} from a complete request line until its answer is written. */
+    private static final class Connection {
+        final SocketChannel channel;
+        boolean answering; // guarded by open
+        long waitingSince = System.nanoTime(); // guarded by open; when it last began to wait for a request
+
+        Connection(SocketChannel channel) {
+            this.channel = channel;
+        }
     }
 
     private static void deleteQuietly(Path socket) {

@@ -267,6 +267,106 @@ class BridgeServerIT {
     }
 
     @Test
+    void a_refused_peer_is_answered_and_closed_at_once_without_sending_anything() throws Exception {
+        start(Optional.of(Posix.uid() + 4242), Optional.empty());
+        // Issue 24 item 6: a refused peer used to hold a connection slot until it sent a line or 30 s passed.
+        try (Raw silent = Raw.connect(socket)) {
+            Optional<String> answer = within(Duration.ofSeconds(3), silent::line);
+            assertEquals(
+                    Optional.of("{\"request_id\":null,\"ok\":false,\"error\":{\"code\":\"PEER_NOT_AUTHORIZED\","
+                            + "\"message\":\"peer is not authorized\"}}"),
+                    answer);
+            assertEquals(Optional.empty(), within(Duration.ofSeconds(3), silent::line), "then closed");
+        }
+        assertEquals(0, agent.fake.turns.get());
+    }
+
+    @Test
+    void a_connection_that_sends_no_complete_line_is_closed_within_seconds() throws Exception {
+        start();
+        try (Raw slow = Raw.connect(socket)) {
+            slow.channel.write(ByteBuffer.wrap("{\"protocol_version\":1,".getBytes(StandardCharsets.UTF_8)));
+            // The shipped request timeout is 5 s (it was a 30 s idle timeout).
+            assertEquals(Optional.empty(), within(Duration.ofSeconds(15), slow::line), "closed, nothing answered");
+        }
+    }
+
+    @Test
+    void forty_idle_peers_do_not_delay_a_real_call() throws Exception {
+        start();
+        List<Raw> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < 40; i++) {
+                idle.add(Raw.connect(socket));
+            }
+            // Well below the 5 s request timeout that would free the 32 places anyway: only making room helps.
+            BridgeClient impatient = new BridgeClient(socket, Duration.ofSeconds(3));
+            assertEquals(agent.useCases.listRuntimes().listRuntimes(), impatient.listRuntimes());
+            assertEquals(agent.useCases.listRuntimes().listRuntimes(), impatient.listRuntimes());
+        } finally {
+            for (Raw r : idle) {
+                r.close();
+            }
+        }
+    }
+
+    @Test
+    void over_the_connection_cap_a_new_peer_closes_the_longest_idle_one_and_a_burst_of_real_calls_all_pass()
+            throws Exception {
+        // Four places and a request timeout far longer than the test: only making room can let a call in.
+        BridgeServer server = BridgeServer.start(
+                new BridgeServer.Settings(
+                        socket, Optional.empty(), Optional.empty(), 4, Duration.ofSeconds(60), Duration.ofSeconds(30)),
+                agent.useCases);
+        cleanup.add(server);
+        List<Raw> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < 8; i++) {
+                idle.add(Raw.connect(socket));
+            }
+            BridgeClient impatient = new BridgeClient(socket, Duration.ofSeconds(8));
+            assertEquals(agent.useCases.listRuntimes().listRuntimes(), impatient.listRuntimes());
+            assertEquals(
+                    Optional.empty(),
+                    within(Duration.ofSeconds(8), idle.get(0)::line),
+                    "the longest idle peer was closed to make room");
+            // Twenty concurrent calls through four places: each sends its request at once, so none is taken for
+            // idle and closed; they wait for each other's answers instead.
+            List<java.util.concurrent.Future<?>> calls = new ArrayList<>();
+            try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 20; i++) {
+                    calls.add(pool.submit(impatient::listRuntimes));
+                }
+                for (var call : calls) {
+                    assertEquals(agent.useCases.listRuntimes().listRuntimes(), call.get(10, TimeUnit.SECONDS));
+                }
+            }
+        } finally {
+            for (Raw r : idle) {
+                r.close();
+            }
+        }
+    }
+
+    /** {@code read} on a virtual thread, bounded by {@code limit} (the test fails instead of hanging). */
+    private static Optional<String> within(Duration limit, IoCall<Optional<String>> read) throws Exception {
+        java.util.concurrent.CompletableFuture<Optional<String>> result =
+                new java.util.concurrent.CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                result.complete(read.call());
+            } catch (IOException e) {
+                result.complete(Optional.empty()); // a reset is a close too
+            }
+        });
+        return result.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private interface IoCall<T> {
+        T call() throws IOException;
+    }
+
+    @Test
     void a_real_connection_from_another_uid_is_checked_against_the_allowed_peer() throws Exception {
         assumeTrue(Posix.uid() == 0, "needs root to run a client under another uid");
         Path setpriv = Path.of("/usr/bin/setpriv");
@@ -281,7 +381,10 @@ class BridgeServerIT {
                 import socket, sys
                 s = socket.socket(socket.AF_UNIX)
                 s.connect(sys.argv[1])
-                s.sendall(sys.argv[2].encode() + b"\\n")
+                try:
+                    s.sendall(sys.argv[2].encode() + b"\\n")
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # refused peers are closed at once; the answer is still there to read
                 sys.stdout.write(s.makefile("rb").readline().decode())
                 """);
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rw-r--r--"));

@@ -21,6 +21,8 @@ final class SqliteFailures {
     private static final int SQLITE_CONSTRAINT = 19;
 
     private static final int SQLITE_BUSY = 5;
+    private static final int SQLITE_CORRUPT = 11;
+    private static final int SQLITE_NOTADB = 26;
 
     private SqliteFailures() {}
 
@@ -48,6 +50,24 @@ final class SqliteFailures {
             }
         }
         return false;
+    }
+
+    /**
+     * A failure to open the store: as {@link #storage}, with a message an operator can act on when the file is not
+     * a SQLite database or is corrupt (issue 24 item 7). The file is never repaired or replaced: that is the
+     * operator's call.
+     */
+    static ServerFsException opening(Throwable failure) {
+        ServerFsException e = storage("open", failure);
+        boolean corrupt = code(failure)
+                .map(c -> (c.code & 0xff) == SQLITE_CORRUPT || (c.code & 0xff) == SQLITE_NOTADB)
+                .orElse(false);
+        return corrupt
+                ? new ServerFsException(
+                        ErrorCode.AGENT_RESULT_STORAGE_ERROR,
+                        "the task store is not a valid SQLite database (corrupt or another file); it was left"
+                                + " untouched: move it aside or restore it from a backup")
+                : e;
     }
 
     /** An unexpected failure: a stable code and a generic message for callers, the detail for the debug log. */

@@ -90,7 +90,7 @@ final class SqliteTaskDatabase implements AutoCloseable {
         } catch (Exception e) {
             closeQuietly(reader);
             closeQuietly(writer);
-            throw SqliteFailures.storage("open", e);
+            throw SqliteFailures.opening(e);
         } finally {
             MIGRATION.unlock();
         }

@@ -114,6 +114,49 @@ class SqliteTaskDatabaseTest {
     }
 
     @Test
+    void a_store_of_garbage_bytes_is_refused_with_a_clear_message_and_left_byte_for_byte_untouched() throws Exception {
+        Path stateDir = Files.createDirectory(
+                temp.resolve("state"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path database = stateDir.resolve("state.sqlite3");
+        byte[] garbage = new byte[64 * 1024];
+        new java.util.Random(24).nextBytes(garbage);
+        Files.write(database, garbage);
+        Files.setPosixFilePermissions(database, PosixFilePermissions.fromString("rw-------"));
+
+        ServerFsException e = assertThrows(ServerFsException.class, () -> SqliteTaskDatabase.open(stateDir));
+        assertEquals(ErrorCode.AGENT_RESULT_STORAGE_ERROR, e.code());
+        assertEquals(
+                "the task store is not a valid SQLite database (corrupt or another file); it was left untouched:"
+                        + " move it aside or restore it from a backup",
+                e.getMessage());
+        assertTrue(java.util.Arrays.equals(garbage, Files.readAllBytes(database)), "the file is untouched");
+        assertFalse(Files.exists(stateDir.resolve("state.sqlite3-wal")), "no WAL beside it");
+    }
+
+    @Test
+    void a_store_whose_pages_were_overwritten_is_refused_as_not_valid_and_left_untouched() throws Exception {
+        Path stateDir = temp.resolve("state");
+        try (SqliteTaskDatabase db = SqliteTaskDatabase.open(stateDir)) {
+            db.write("test", dsl -> insertTask(dsl, "agt_000000000000000000000001", null));
+        }
+        Path database = stateDir.resolve("state.sqlite3");
+        Files.deleteIfExists(stateDir.resolve("state.sqlite3-wal"));
+        Files.deleteIfExists(stateDir.resolve("state.sqlite3-shm"));
+        byte[] bytes = Files.readAllBytes(database);
+        // The 100-byte header stays (so SQLite accepts the file), every page after the first is garbage.
+        byte[] noise = new byte[bytes.length - 4096];
+        new java.util.Random(7).nextBytes(noise);
+        System.arraycopy(noise, 0, bytes, 4096, noise.length);
+        Files.write(database, bytes);
+
+        ServerFsException e = assertThrows(ServerFsException.class, () -> SqliteTaskDatabase.open(stateDir));
+        assertEquals(ErrorCode.AGENT_RESULT_STORAGE_ERROR, e.code());
+        assertTrue(e.getMessage().startsWith("the task store is not a valid SQLite database"), e.getMessage());
+        assertTrue(java.util.Arrays.equals(bytes, Files.readAllBytes(database)), "the file is untouched");
+    }
+
+    @Test
     void every_write_transaction_begins_immediate_so_a_second_writer_waits_instead_of_deadlocking() throws Exception {
         Path stateDir = temp.resolve("state");
         ExecutorService executor = Executors.newSingleThreadExecutor();

@@ -36,6 +36,7 @@ public final class BridgeCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger("dev.serverfs.startup");
     private static final Set<ErrorCode> REFUSALS = Set.of(
+            ErrorCode.AGENT_RESULT_STORAGE_ERROR, // the task store cannot be opened, e.g. corrupt (issue 24 item 7)
             ErrorCode.CONFIGURATION_ERROR,
             ErrorCode.LOCK_PATH_UNSAFE,
             ErrorCode.SOCKET_DIRECTORY_UNSAFE,

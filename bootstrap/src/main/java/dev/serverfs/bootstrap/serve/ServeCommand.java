@@ -47,6 +47,11 @@ public final class ServeCommand implements Callable<Integer> {
         try {
             serving = ServeWiring.start(config);
         } catch (ServerFsException e) {
+            if (e.code() == ErrorCode.AGENT_RESULT_STORAGE_ERROR) {
+                // The embedded Agent's task store cannot be opened, e.g. it is corrupt (issue 24 item 7): refused
+                // like a configuration error, the file left as it is.
+                return StartupEvents.configurationFailed(e.code() + ": " + e.getMessage());
+            }
             if (e.code() != ErrorCode.CONFIGURATION_ERROR && e.code() != ErrorCode.LOCK_PATH_UNSAFE) {
                 throw e;
             }

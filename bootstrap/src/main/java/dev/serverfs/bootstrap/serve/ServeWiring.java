@@ -39,6 +39,7 @@ import dev.serverfs.bootstrap.launch.ServerFsVersion;
 import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -175,12 +176,16 @@ public final class ServeWiring implements AutoCloseable {
 
     /**
      * The writer leases MCP mutations take: only when Agent delegation is configured (reference §2.8), on the
-     * lock directory the Bridge (or the embedded Agent service) prepares; MCP never creates lock files.
+     * lock directory the Bridge (or the embedded Agent service) prepares; MCP never creates lock files. Embedded,
+     * this process owns the lock tree; otherwise it trusts the directory's owner, the Bridge's user (issue 24 item 3).
      */
     static Optional<WriterLeases> writerLeases(ServerFsConfig config) {
-        return config.agent().bridgeEnabled()
-                ? Optional.of(new FlockWriterLeases(config.agent().lockDir()))
-                : Optional.empty();
+        if (!config.agent().bridgeEnabled()) {
+            return Optional.empty();
+        }
+        Path lockDir = config.agent().lockDir();
+        return Optional.of(
+                config.agent().embedded() ? new FlockWriterLeases(lockDir) : FlockWriterLeases.peer(lockDir));
     }
 
     /**

@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.serverfs.adapters.bridge.BridgeClient;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
 import dev.serverfs.domain.task.RecoveryGuard;
 import dev.serverfs.domain.task.TaskId;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -154,6 +159,33 @@ class BridgeCommandIT {
             assertEquals("rw-r-----", mode(dir.resolve("locks/16.lock")));
             assertEquals(NOBODY, gid(dir.resolve("locks/16.lock")));
             assertEquals(0, bridge.terminate(BridgeProcess.GRACE));
+        }
+    }
+
+    @Test
+    void every_bridge_log_line_is_json_with_each_key_once() throws Exception {
+        Map<String, String> env = env();
+        // Allowed: uid and gid 65534 only, so this test's own (root) connection is refused and logged.
+        env.put("SERVERFS_AGENT_PEER_UID", Integer.toString(NOBODY));
+        env.put("SERVERFS_AGENT_PEER_GID", Integer.toString(NOBODY));
+        ObjectMapper strict = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        try (ServeProcess bridge = BridgeProcess.startReady(env)) {
+            try (SocketChannel refused =
+                    SocketChannel.open(UnixDomainSocketAddress.of(dir.resolve("run/bridge.sock")))) {
+                refused.read(ByteBuffer.allocate(1024));
+            }
+            assertTrue(
+                    bridge.awaitLine(l -> l.contains("\"event\":\"bridge_peer_refused\""), WAIT)
+                            .isPresent(),
+                    bridge.stderr().toString());
+            assertEquals(0, bridge.terminate(BridgeProcess.GRACE));
+            List<String> json =
+                    bridge.stderr().stream().filter(l -> l.startsWith("{")).toList();
+            assertTrue(json.size() >= 4, bridge.stderr().toString());
+            for (String line : json) {
+                // Issue 24 item 11: the Bridge's own events carried "event" twice (the message and a key/value).
+                assertTrue(strict.readTree(line).has("event"), line);
+            }
         }
     }
 

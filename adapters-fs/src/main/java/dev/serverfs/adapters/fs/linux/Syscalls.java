@@ -56,6 +56,7 @@ public final class Syscalls {
             Libc.function("mkdirat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle FLOCK =
             Libc.function("flock", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle GETEUID = Libc.function("geteuid", FunctionDescriptor.of(JAVA_INT));
     private static final MethodHandle FLISTXATTR =
             Libc.function("flistxattr", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle FGETXATTR =
@@ -325,6 +326,18 @@ public final class Syscalls {
         try {
             MemorySegment p = s.path(name);
             retrying("mkdirat", s, () -> (int) MKDIRAT.invokeExact(s.callState, dir, p, mode));
+        } finally {
+            SCRATCH.release(s);
+        }
+    }
+
+    /** {@code geteuid(2)}: the uid that owns what this process creates (it cannot fail). */
+    public static int geteuid() {
+        Scratch s = SCRATCH.acquire();
+        try {
+            return (int) GETEUID.invokeExact(s.callState);
+        } catch (Throwable t) {
+            throw rethrow(t);
         } finally {
             SCRATCH.release(s);
         }
