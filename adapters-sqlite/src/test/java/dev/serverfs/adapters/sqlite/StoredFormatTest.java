@@ -84,9 +84,8 @@ class StoredFormatTest {
         }
 
         Path existing = temp.resolve("existing");
-        try (SqliteTaskStores opened = SqliteTaskStores.open(existing)) {
-            // only the schema: the rows come from the golden file, as an earlier ServerFS left them
-        }
+        // Only the schema; the rows come from the golden file, as an earlier ServerFS left them.
+        SqliteTaskStores.open(existing).close();
         try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + existing.resolve("state.sqlite3"));
                 Statement statement = raw.createStatement()) {
             for (String insert : Files.readAllLines(GOLDEN, StandardCharsets.UTF_8)) {
@@ -156,6 +155,11 @@ class StoredFormatTest {
                 t -> t.succeeded(new TaskResult("", ResultStorage.SPOOL, 70_000, "01".repeat(32)), T0.plusSeconds(26)));
         store.update(taskId(6), t -> t.interrupted(ErrorCode.BRIDGE_RESTARTED, "restarted", T0.plusSeconds(27)));
         store.update(taskId(6), t -> t);
+        // Instants a looser formatter would spell differently: a whole second, trailing zeros, nanoseconds.
+        for (String at :
+                List.of("2026-01-02T04:00:00Z", "2026-01-02T04:00:00.120Z", "2026-01-02T04:00:00.000000999Z")) {
+            store.appendEvent(taskId(2), "agent.message", "{}", Instant.parse(at), MAX_EVENTS);
+        }
     }
 
     /** One INSERT per row, in key order, with every column's SQLite type preserved (text quoted, integers bare). */
