@@ -85,9 +85,7 @@ final class BridgeDispatcher {
                                 taskId(p),
                                 RequestId.parse(p.string("request_id")),
                                 new ApprovalResolution(
-                                        ApprovalDecision.fromWire(p.string("decision"))
-                                                .orElseThrow(() -> new ServerFsException(
-                                                        ErrorCode.INVALID_APPROVAL_DECISION, "unknown decision")),
+                                        ApprovalDecision.parse(p.string("decision")),
                                         p.optionalStrings("granted_permission_ids"))));
             case TASK_QUESTION_ANSWER ->
                 AgentWire.ack(agent.answer().answer(taskId(p), RequestId.parse(p.string("request_id")), answers(p)));

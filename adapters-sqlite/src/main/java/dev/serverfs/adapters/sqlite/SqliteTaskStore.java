@@ -4,7 +4,6 @@ import static dev.serverfs.adapters.sqlite.jooq.Tables.EVENTS;
 import static dev.serverfs.adapters.sqlite.jooq.Tables.PENDING_REQUESTS;
 import static dev.serverfs.adapters.sqlite.jooq.Tables.TASKS;
 
-import dev.serverfs.adapters.sqlite.jooq.tables.records.PendingRequestsRecord;
 import dev.serverfs.adapters.sqlite.jooq.tables.records.TasksRecord;
 import dev.serverfs.application.port.out.InsertOutcome;
 import dev.serverfs.application.port.out.NewEvent;
@@ -36,8 +35,8 @@ import org.jooq.exception.DataAccessException;
  */
 final class SqliteTaskStore implements TaskStore, AutoCloseable {
 
-    private static final List<String> TERMINAL = wires(true);
-    private static final List<String> NON_TERMINAL = wires(false);
+    private static final List<TaskStatus> TERMINAL = statuses(true);
+    private static final List<TaskStatus> NON_TERMINAL = statuses(false);
 
     private final SqliteTaskDatabase database;
 
@@ -60,7 +59,7 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
                     return new InsertOutcome.Existing(TaskRows.task(existing.get()));
                 }
             }
-            if (dsl.fetchExists(TASKS, TASKS.TASK_ID.eq(task.id().value()))) {
+            if (dsl.fetchExists(TASKS, TASKS.TASK_ID.eq(task.id()))) {
                 throw new ServerFsException(ErrorCode.AGENT_TASK_EXISTS, "task already exists");
             }
             if (dsl.fetchCount(TASKS, TASKS.STATUS.in(NON_TERMINAL)) >= maxActiveTasks) {
@@ -68,7 +67,7 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
             }
             try {
                 dsl.insertInto(TASKS)
-                        .set(TASKS.TASK_ID, task.id().value())
+                        .set(TASKS.TASK_ID, task.id())
                         .set(TaskRows.columns(task))
                         .set(TASKS.EVENT_COUNT, 0)
                         .execute();
@@ -83,7 +82,7 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
     public Optional<Task> find(TaskId id) {
         return database.read(
                 "task_find",
-                dsl -> dsl.selectFrom(TASKS).where(TASKS.TASK_ID.eq(id.value())).fetchOptional(TaskRows::task));
+                dsl -> dsl.selectFrom(TASKS).where(TASKS.TASK_ID.eq(id)).fetchOptional(TaskRows::task));
     }
 
     @Override
@@ -125,9 +124,9 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
         if (stored.isTerminal()) {
             // Reference §3.11: entering a terminal state marks any pending request stale.
             dsl.update(PENDING_REQUESTS)
-                    .set(PENDING_REQUESTS.STATUS, RequestStatus.STALE.wire())
-                    .where(PENDING_REQUESTS.TASK_ID.eq(id.value()))
-                    .and(PENDING_REQUESTS.STATUS.eq(RequestStatus.PENDING.wire()))
+                    .set(PENDING_REQUESTS.STATUS, RequestStatus.STALE)
+                    .where(PENDING_REQUESTS.TASK_ID.eq(id))
+                    .and(PENDING_REQUESTS.STATUS.eq(RequestStatus.PENDING))
                     .execute();
         }
         for (NewEvent event : announce.apply(stored)) {
@@ -155,17 +154,17 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
         // Reference §5: the cap is a conditional update of event_count, so it holds under any concurrency.
         int counted = dsl.update(TASKS)
                 .set(TASKS.EVENT_COUNT, TASKS.EVENT_COUNT.plus(1))
-                .where(TASKS.TASK_ID.eq(id.value()))
+                .where(TASKS.TASK_ID.eq(id))
                 .and(TASKS.EVENT_COUNT.lt(maxEventsPerTask))
                 .execute();
         if (counted == 0) {
             return Optional.empty();
         }
         long eventId = dsl.insertInto(EVENTS)
-                .set(EVENTS.TASK_ID, id.value())
+                .set(EVENTS.TASK_ID, id)
                 .set(EVENTS.EVENT_TYPE, event.eventType())
                 .set(EVENTS.PAYLOAD_JSON, event.payloadJson())
-                .set(EVENTS.CREATED_AT, SqliteTimestamps.format(event.createdAt()))
+                .set(EVENTS.CREATED_AT, event.createdAt())
                 .returningResult(EVENTS.EVENT_ID)
                 .fetchSingle()
                 .value1();
@@ -177,7 +176,7 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
         return database.read(
                 "event_read",
                 dsl -> dsl.selectFrom(EVENTS)
-                        .where(EVENTS.TASK_ID.eq(id.value()))
+                        .where(EVENTS.TASK_ID.eq(id))
                         .and(EVENTS.EVENT_ID.gt(afterEventId))
                         .orderBy(EVENTS.EVENT_ID)
                         .limit(limit)
@@ -188,9 +187,7 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
     public Task openRequest(PendingRequest request) {
         return database.write("request_open", dsl -> {
             Task task = requireTask(dsl, request.taskId());
-            if (dsl.fetchExists(
-                    PENDING_REQUESTS,
-                    PENDING_REQUESTS.REQUEST_ID.eq(request.id().value()))) {
+            if (dsl.fetchExists(PENDING_REQUESTS, PENDING_REQUESTS.REQUEST_ID.eq(request.id()))) {
                 throw new ServerFsException(ErrorCode.REQUEST_EXISTS, "request already exists");
             }
             boolean pending = task.pendingRequestId().isPresent()
@@ -198,29 +195,19 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
                             PENDING_REQUESTS,
                             PENDING_REQUESTS
                                     .TASK_ID
-                                    .eq(task.id().value())
-                                    .and(PENDING_REQUESTS.STATUS.eq(RequestStatus.PENDING.wire())));
+                                    .eq(task.id())
+                                    .and(PENDING_REQUESTS.STATUS.eq(RequestStatus.PENDING)));
             if (pending) {
                 throw new ServerFsException(ErrorCode.REQUEST_PENDING, "the task already has a pending request");
             }
             Task waiting = task.awaiting(request.kind(), request.id(), request.createdAt());
-            PendingRequestsRecord row = dsl.newRecord(PENDING_REQUESTS);
-            row.setRequestId(request.id().value());
-            row.setTaskId(request.taskId().value());
-            row.setKind(request.kind().wire());
-            row.setStatus(request.status().wire());
-            row.setPayloadJson(request.payloadJson());
-            row.setCreatedAt(SqliteTimestamps.format(request.createdAt()));
-            row.setExpiresAt(TaskRows.timestamp(request.expiresAt()));
-            row.setResolvedAt(TaskRows.timestamp(request.resolvedAt()));
-            row.setResolutionJson(request.resolutionJson().orElse(null));
             try {
-                row.insert();
+                dsl.insertInto(PENDING_REQUESTS).set(TaskRows.row(request)).execute();
             } catch (DataAccessException e) {
                 if (SqliteFailures.isUniqueViolation(e, "pending_requests.request_id")) {
                     throw new ServerFsException(ErrorCode.REQUEST_EXISTS, "request already exists");
                 }
-                throw e;
+                throw SqliteFailures.storage("request_open", e);
             }
             writeTask(dsl, waiting);
             return waiting;
@@ -232,7 +219,7 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
         return database.read(
                 "request_find",
                 dsl -> dsl.selectFrom(PENDING_REQUESTS)
-                        .where(PENDING_REQUESTS.REQUEST_ID.eq(id.value()))
+                        .where(PENDING_REQUESTS.REQUEST_ID.eq(id))
                         .fetchOptional(TaskRows::request));
     }
 
@@ -242,10 +229,10 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
             Task task = requirePending(dsl, taskId, requestId);
             Task running = task.resumed(now);
             dsl.update(PENDING_REQUESTS)
-                    .set(PENDING_REQUESTS.STATUS, RequestStatus.RESOLVED.wire())
-                    .set(PENDING_REQUESTS.RESOLVED_AT, SqliteTimestamps.format(now))
+                    .set(PENDING_REQUESTS.STATUS, RequestStatus.RESOLVED)
+                    .set(PENDING_REQUESTS.RESOLVED_AT, now)
                     .set(PENDING_REQUESTS.RESOLUTION_JSON, resolutionJson)
-                    .where(PENDING_REQUESTS.REQUEST_ID.eq(requestId.value()))
+                    .where(PENDING_REQUESTS.REQUEST_ID.eq(requestId))
                     .execute();
             writeTask(dsl, running);
             return running;
@@ -258,8 +245,8 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
             Task task = requirePending(dsl, taskId, requestId);
             Task running = task.resumed(now);
             dsl.update(PENDING_REQUESTS)
-                    .set(PENDING_REQUESTS.STATUS, RequestStatus.STALE.wire())
-                    .where(PENDING_REQUESTS.REQUEST_ID.eq(requestId.value()))
+                    .set(PENDING_REQUESTS.STATUS, RequestStatus.STALE)
+                    .where(PENDING_REQUESTS.REQUEST_ID.eq(requestId))
                     .execute();
             writeTask(dsl, running);
             return running;
@@ -289,8 +276,8 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
                         .orderBy(TASKS.COMPLETED_AT, TASKS.TASK_ID)
                         .fetch()
                         .stream()
-                        .filter(row -> SqliteTimestamps.parse(row.value2()).isBefore(cutoff))
-                        .map(row -> new TaskId(row.value1()))
+                        .filter(row -> row.value2().isBefore(cutoff))
+                        .map(row -> row.value1())
                         .toList());
     }
 
@@ -300,7 +287,7 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
         return database.write(
                 "task_delete",
                 dsl -> dsl.deleteFrom(TASKS)
-                                .where(TASKS.TASK_ID.eq(id.value()))
+                                .where(TASKS.TASK_ID.eq(id))
                                 .and(TASKS.STATUS.in(TERMINAL))
                                 .execute()
                         > 0);
@@ -313,7 +300,7 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
 
     private static Task requireTask(DSLContext dsl, TaskId id) {
         return dsl.selectFrom(TASKS)
-                .where(TASKS.TASK_ID.eq(id.value()))
+                .where(TASKS.TASK_ID.eq(id))
                 .fetchOptional(TaskRows::task)
                 .orElseThrow(() -> new ServerFsException(ErrorCode.AGENT_TASK_NOT_FOUND, "unknown task"));
     }
@@ -321,8 +308,8 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
     /** The compare-and-set preconditions of a resolution (reference §3.6, §5); returns the waiting task. */
     private static Task requirePending(DSLContext dsl, TaskId taskId, RequestId requestId) {
         PendingRequest request = dsl.selectFrom(PENDING_REQUESTS)
-                .where(PENDING_REQUESTS.REQUEST_ID.eq(requestId.value()))
-                .and(PENDING_REQUESTS.TASK_ID.eq(taskId.value()))
+                .where(PENDING_REQUESTS.REQUEST_ID.eq(requestId))
+                .and(PENDING_REQUESTS.TASK_ID.eq(taskId))
                 .fetchOptional(TaskRows::request)
                 .orElseThrow(() -> new ServerFsException(ErrorCode.REQUEST_NOT_FOUND, "unknown request"));
         switch (request.status()) {
@@ -341,11 +328,11 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
     private static void writeTask(DSLContext dsl, Task task) {
         dsl.update(TASKS)
                 .set(TaskRows.columns(task))
-                .where(TASKS.TASK_ID.eq(task.id().value()))
+                .where(TASKS.TASK_ID.eq(task.id()))
                 .execute();
     }
 
-    private static RuntimeException insertConflict(DataAccessException e) {
+    private static ServerFsException insertConflict(DataAccessException e) {
         if (SqliteFailures.isUniqueViolation(e, "tasks.idempotency_key")) {
             // Unreachable while every writer runs the look-up above in a BEGIN IMMEDIATE transaction; kept as
             // the last integrity guard (v0.7.3 §3.3 item 7).
@@ -355,13 +342,12 @@ final class SqliteTaskStore implements TaskStore, AutoCloseable {
         if (SqliteFailures.isUniqueViolation(e, "tasks.task_id")) {
             return new ServerFsException(ErrorCode.AGENT_TASK_EXISTS, "task already exists");
         }
-        return e;
+        return SqliteFailures.storage("task_insert", e);
     }
 
-    private static List<String> wires(boolean terminal) {
+    private static List<TaskStatus> statuses(boolean terminal) {
         return Arrays.stream(TaskStatus.values())
                 .filter(s -> s.isTerminal() == terminal)
-                .map(TaskStatus::wire)
                 .toList();
     }
 }

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jooq.Field;
 import org.jooq.Record;
 
 /**
@@ -21,6 +22,12 @@ public final class SqliteTaskStores implements AutoCloseable {
 
     /** The database file name inside the state directory, as in the reference. */
     public static final String DATABASE_FILE = StateDirectory.DATABASE_FILE;
+
+    // The operator listing shows these columns as stored, without the converters: a row another version wrote stays
+    // visible instead of failing the whole listing.
+    private static final Field<String> RAW_TASK_ID = TASKS.TASK_ID.coerce(String.class);
+    private static final Field<String> RAW_PROFILE = TASKS.PROFILE.coerce(String.class);
+    private static final Field<String> RAW_STATUS = TASKS.STATUS.coerce(String.class);
 
     private final SqliteTaskStore store;
 
@@ -77,16 +84,16 @@ public final class SqliteTaskStores implements AutoCloseable {
                     return List.of();
                 }
                 return dsl.select(
-                                TASKS.TASK_ID,
+                                RAW_TASK_ID,
                                 TASKS.RUNTIME,
                                 TASKS.WORKDIR_ALIAS,
-                                TASKS.PROFILE,
-                                TASKS.STATUS,
+                                RAW_PROFILE,
+                                RAW_STATUS,
                                 TASKS.CREATED_AT,
                                 TASKS.COMPLETED_AT,
                                 TASKS.ERROR_CODE)
                         .from(TASKS)
-                        .where(includeTerminal ? TASKS.STATUS.isNotNull() : TASKS.STATUS.in(statuses))
+                        .where(includeTerminal ? RAW_STATUS.isNotNull() : RAW_STATUS.in(statuses))
                         .orderBy(TASKS.CREATED_AT, TASKS.TASK_ID)
                         .fetch(SqliteTaskStores::summary);
             });
@@ -95,13 +102,13 @@ public final class SqliteTaskStores implements AutoCloseable {
 
     private static TaskSummary summary(Record row) {
         return new TaskSummary(
-                row.get(TASKS.TASK_ID),
+                row.get(RAW_TASK_ID),
                 row.get(TASKS.RUNTIME),
                 row.get(TASKS.WORKDIR_ALIAS),
-                row.get(TASKS.PROFILE),
-                row.get(TASKS.STATUS),
-                SqliteTimestamps.parse(row.get(TASKS.CREATED_AT)),
-                Optional.ofNullable(row.get(TASKS.COMPLETED_AT)).map(SqliteTimestamps::parse),
+                row.get(RAW_PROFILE),
+                row.get(RAW_STATUS),
+                row.get(TASKS.CREATED_AT),
+                Optional.ofNullable(row.get(TASKS.COMPLETED_AT)),
                 Optional.ofNullable(row.get(TASKS.ERROR_CODE)));
     }
 

@@ -8,18 +8,14 @@ import dev.serverfs.adapters.sqlite.jooq.tables.records.TasksRecord;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.IdempotencyKey;
-import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.PendingRequest;
-import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.RequestStatus;
 import dev.serverfs.domain.task.ResultStorage;
 import dev.serverfs.domain.task.StoredManifest;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskEvent;
 import dev.serverfs.domain.task.TaskFailure;
-import dev.serverfs.domain.task.TaskId;
-import dev.serverfs.domain.task.TaskProfile;
 import dev.serverfs.domain.task.TaskResult;
 import dev.serverfs.domain.task.TaskStatus;
 import dev.serverfs.domain.workdir.WorkdirAlias;
@@ -29,10 +25,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
-import org.jooq.Field;
 
 /**
  * Maps rows to domain records and back, at the query (reference §5 column by column). Rows written by an earlier
@@ -43,69 +36,65 @@ final class TaskRows {
 
     private TaskRows() {}
 
-    /** Every column the application owns; {@code task_id} is the key and {@code event_count} belongs to events. */
-    static Map<Field<?>, Object> columns(Task task) {
+    /**
+     * Every column the application owns, each marked changed (so a null clears the stored value); {@code task_id} is
+     * the key and {@code event_count} belongs to events, so neither is set.
+     */
+    static TasksRecord columns(Task task) {
         Optional<TaskResult> result = task.result();
         Optional<TaskFailure> failure = task.failure();
-        LinkedHashMap<Field<?>, Object> values = new LinkedHashMap<>();
-        values.put(TASKS.RUNTIME, task.runtime());
-        values.put(TASKS.WORKDIR_ALIAS, task.workdirAlias().value());
-        values.put(TASKS.WORKDIR_SLOT, task.workdirSlot());
-        values.put(TASKS.RELATIVE_CWD, task.relativeCwd());
-        values.put(TASKS.PROFILE, task.profile().wire());
-        values.put(TASKS.STATUS, task.status().wire());
-        values.put(TASKS.CREATED_AT, SqliteTimestamps.format(task.createdAt()));
-        values.put(TASKS.STARTED_AT, timestamp(task.startedAt()));
-        values.put(TASKS.UPDATED_AT, SqliteTimestamps.format(task.updatedAt()));
-        values.put(TASKS.COMPLETED_AT, timestamp(task.completedAt()));
-        values.put(TASKS.DEADLINE_AT, SqliteTimestamps.format(task.deadlineAt()));
-        values.put(
-                TASKS.CONTINUE_FROM_TASK_ID,
-                task.continueFromTaskId().map(TaskId::value).orElse(null));
-        values.put(
-                TASKS.CORRELATION_ID, CorrelationId.wire(task.correlationId()).orElse(null));
-        values.put(
-                TASKS.IDEMPOTENCY_KEY,
-                IdempotencyKey.wire(task.idempotencyKey()).orElse(null));
-        values.put(TASKS.REQUEST_FINGERPRINT, task.requestFingerprint().orElse(null));
-        values.put(TASKS.NATIVE_SESSION_ID, task.nativeIds().sessionId().orElse(null));
-        values.put(TASKS.NATIVE_TURN_ID, task.nativeIds().turnId().orElse(null));
-        values.put(TASKS.FINAL_RESPONSE, result.map(TaskResult::finalResponse).orElse(null));
-        values.put(
-                TASKS.RESULT_STORAGE,
+        TasksRecord row = new TasksRecord();
+        row.setRuntime(task.runtime());
+        row.setWorkdirAlias(task.workdirAlias().value());
+        row.setWorkdirSlot(task.workdirSlot());
+        row.setRelativeCwd(task.relativeCwd());
+        row.setProfile(task.profile());
+        row.setStatus(task.status());
+        row.setCreatedAt(task.createdAt());
+        row.setStartedAt(task.startedAt().orElse(null));
+        row.setUpdatedAt(task.updatedAt());
+        row.setCompletedAt(task.completedAt().orElse(null));
+        row.setDeadlineAt(task.deadlineAt());
+        row.setContinueFromTaskId(task.continueFromTaskId().orElse(null));
+        row.setCorrelationId(CorrelationId.wire(task.correlationId()).orElse(null));
+        row.setIdempotencyKey(IdempotencyKey.wire(task.idempotencyKey()).orElse(null));
+        row.setRequestFingerprint(task.requestFingerprint().orElse(null));
+        row.setNativeSessionId(task.nativeIds().sessionId().orElse(null));
+        row.setNativeTurnId(task.nativeIds().turnId().orElse(null));
+        row.setFinalResponse(result.map(TaskResult::finalResponse).orElse(null));
+        row.setResultStorage(
                 result.map(TaskResult::storage).orElse(ResultStorage.INLINE).wire());
-        values.put(TASKS.RESULT_SIZE_BYTES, result.map(TaskResult::sizeBytes).orElse(null));
-        values.put(TASKS.RESULT_SHA256, result.map(TaskResult::sha256).orElse(null));
-        values.put(TASKS.MANIFEST_JSON, task.manifest().json());
-        values.put(TASKS.MANIFEST_SHA256, task.manifest().sha256());
-        values.put(TASKS.ERROR_CODE, failure.map(f -> f.code().wire()).orElse(null));
-        values.put(TASKS.ERROR_MESSAGE, failure.map(TaskFailure::message).orElse(null));
-        values.put(
-                TASKS.PENDING_REQUEST_ID,
-                task.pendingRequestId().map(RequestId::value).orElse(null));
-        return values;
+        row.setResultSizeBytes(result.map(TaskResult::sizeBytes).orElse(null));
+        row.setResultSha256(result.map(TaskResult::sha256).orElse(null));
+        row.setManifestJson(task.manifest().json());
+        row.setManifestSha256(task.manifest().sha256());
+        row.setErrorCode(failure.map(f -> f.code().wire()).orElse(null));
+        row.setErrorMessage(failure.map(TaskFailure::message).orElse(null));
+        row.setPendingRequestId(task.pendingRequestId().orElse(null));
+        row.changed(true);
+        row.changed(TASKS.TASK_ID, false);
+        row.changed(TASKS.EVENT_COUNT, false);
+        return row;
     }
 
     static Task task(TasksRecord row) {
-        TaskStatus status = TaskStatus.fromWire(row.getStatus())
-                .orElseThrow(() -> new IllegalStateException("unknown task status in the store"));
-        Instant createdAt = SqliteTimestamps.parse(row.getCreatedAt());
+        TaskStatus status = row.getStatus();
+        Instant createdAt = row.getCreatedAt();
         return new Task(
-                new TaskId(row.getTaskId()),
+                row.getTaskId(),
                 row.getRuntime(),
                 new WorkdirAlias(row.getWorkdirAlias()),
                 row.getWorkdirSlot(),
                 row.getRelativeCwd(),
-                TaskProfile.fromWire(row.getProfile())
-                        .orElseThrow(() -> new IllegalStateException("unknown task profile in the store")),
+                row.getProfile(),
                 status,
                 createdAt,
-                optionalTimestamp(row.getStartedAt()),
-                SqliteTimestamps.parse(row.getUpdatedAt()),
-                optionalTimestamp(row.getCompletedAt()),
+                Optional.ofNullable(row.getStartedAt()),
+                row.getUpdatedAt(),
+                Optional.ofNullable(row.getCompletedAt()),
                 // A row from before deadlines were recorded has none; its creation time is the honest bound.
-                optionalTimestamp(row.getDeadlineAt()).orElse(createdAt),
-                Optional.ofNullable(row.getContinueFromTaskId()).map(TaskId::new),
+                Optional.ofNullable(row.getDeadlineAt()).orElse(createdAt),
+                Optional.ofNullable(row.getContinueFromTaskId()),
                 Optional.ofNullable(row.getCorrelationId()).map(CorrelationId::new),
                 Optional.ofNullable(row.getIdempotencyKey()).map(IdempotencyKey::new),
                 Optional.ofNullable(row.getRequestFingerprint()),
@@ -116,42 +105,44 @@ final class TaskRows {
                 status == TaskStatus.FAILED || status == TaskStatus.INTERRUPTED
                         ? Optional.of(failure(row))
                         : Optional.empty(),
-                status.isWaiting() ? Optional.of(new RequestId(row.getPendingRequestId())) : Optional.empty(),
+                status.isWaiting() ? Optional.of(row.getPendingRequestId()) : Optional.empty(),
                 row.getEventCount());
     }
 
     static PendingRequest request(PendingRequestsRecord row) {
-        RequestStatus status = RequestStatus.fromWire(row.getStatus())
-                .orElseThrow(() -> new IllegalStateException("unknown request status in the store"));
+        RequestStatus status = row.getStatus();
         boolean resolved = status == RequestStatus.RESOLVED;
         return new PendingRequest(
-                new RequestId(row.getRequestId()),
-                new TaskId(row.getTaskId()),
-                InteractionKind.fromWire(row.getKind())
-                        .orElseThrow(() -> new IllegalStateException("unknown request kind in the store")),
+                row.getRequestId(),
+                row.getTaskId(),
+                row.getKind(),
                 status,
                 row.getPayloadJson(),
-                SqliteTimestamps.parse(row.getCreatedAt()),
-                optionalTimestamp(row.getExpiresAt()),
-                resolved ? optionalTimestamp(row.getResolvedAt()) : Optional.empty(),
+                row.getCreatedAt(),
+                Optional.ofNullable(row.getExpiresAt()),
+                resolved ? Optional.ofNullable(row.getResolvedAt()) : Optional.empty(),
                 resolved ? Optional.ofNullable(row.getResolutionJson()) : Optional.empty());
+    }
+
+    /** The row of a newly opened request. */
+    static PendingRequestsRecord row(PendingRequest request) {
+        PendingRequestsRecord row = new PendingRequestsRecord();
+        row.setRequestId(request.id());
+        row.setTaskId(request.taskId());
+        row.setKind(request.kind());
+        row.setStatus(request.status());
+        row.setPayloadJson(request.payloadJson());
+        row.setCreatedAt(request.createdAt());
+        row.setExpiresAt(request.expiresAt().orElse(null));
+        row.setResolvedAt(request.resolvedAt().orElse(null));
+        row.setResolutionJson(request.resolutionJson().orElse(null));
+        row.changed(true);
+        return row;
     }
 
     static TaskEvent event(EventsRecord row) {
         return new TaskEvent(
-                row.getEventId(),
-                new TaskId(row.getTaskId()),
-                row.getEventType(),
-                row.getPayloadJson(),
-                SqliteTimestamps.parse(row.getCreatedAt()));
-    }
-
-    static String timestamp(Optional<Instant> instant) {
-        return instant.map(SqliteTimestamps::format).orElse(null);
-    }
-
-    private static Optional<Instant> optionalTimestamp(String text) {
-        return Optional.ofNullable(text).map(SqliteTimestamps::parse);
+                row.getEventId(), row.getTaskId(), row.getEventType(), row.getPayloadJson(), row.getCreatedAt());
     }
 
     private static TaskResult result(TasksRecord row) {

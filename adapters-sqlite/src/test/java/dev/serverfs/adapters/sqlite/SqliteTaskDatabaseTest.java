@@ -11,6 +11,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.sun.security.auth.module.UnixSystem;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
+import dev.serverfs.domain.task.TaskStatus;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -19,6 +22,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -374,7 +378,7 @@ class SqliteTaskDatabaseTest {
 
         try (SqliteTaskDatabase db = SqliteTaskDatabase.open(stateDir)) {
             var historical = db.read("test", dsl -> dsl.selectFrom(TASKS).fetchOne());
-            assertEquals("agt_00000000000000000000000a", historical.getTaskId());
+            assertEquals(new TaskId("agt_00000000000000000000000a"), historical.getTaskId());
             assertNull(historical.getIdempotencyKey());
             assertNull(historical.getRequestFingerprint());
             List<String> indexes = db.read(
@@ -474,15 +478,15 @@ class SqliteTaskDatabaseTest {
 
     private static int insertTask(DSLContext dsl, String id, String idempotencyKey) {
         return dsl.insertInto(TASKS)
-                .set(TASKS.TASK_ID, id)
+                .set(TASKS.TASK_ID, new TaskId(id))
                 .set(TASKS.RUNTIME, "codex")
                 .set(TASKS.WORKDIR_ALIAS, "docs")
                 .set(TASKS.WORKDIR_SLOT, 1)
                 .set(TASKS.RELATIVE_CWD, ".")
-                .set(TASKS.PROFILE, "workspace-write")
-                .set(TASKS.STATUS, "queued")
-                .set(TASKS.CREATED_AT, "2026-01-01T00:00:00.000000Z")
-                .set(TASKS.UPDATED_AT, "2026-01-01T00:00:00.000000Z")
+                .set(TASKS.PROFILE, TaskProfile.WORKSPACE_WRITE)
+                .set(TASKS.STATUS, TaskStatus.QUEUED)
+                .set(TASKS.CREATED_AT, Instant.parse("2026-01-01T00:00:00.000000Z"))
+                .set(TASKS.UPDATED_AT, Instant.parse("2026-01-01T00:00:00.000000Z"))
                 .set(TASKS.IDEMPOTENCY_KEY, idempotencyKey)
                 .set(TASKS.REQUEST_FINGERPRINT, idempotencyKey == null ? null : "fp")
                 .execute();

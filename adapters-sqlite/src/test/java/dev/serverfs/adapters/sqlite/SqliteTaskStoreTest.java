@@ -35,6 +35,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /** SQLite-specific guarantees beyond the shared contract: cross-connection atomicity, cascade, restart, history. */
@@ -215,6 +216,33 @@ class SqliteTaskStoreTest {
         assertEquals("fake", interrupted.runtime());
         assertEquals("docs", interrupted.workdirAlias());
         assertEquals("workspace-write", interrupted.profile());
+    }
+
+    @Test
+    void a_row_no_serverfs_wrote_fails_with_the_storage_code_and_still_shows_in_the_operator_listing()
+            throws Exception {
+        Path stateDir = temp.resolve("state");
+        try (SqliteTaskStores opened = SqliteTaskStores.open(stateDir)) {
+            opened.taskStore().insert(queued(1), 4);
+        }
+        try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + stateDir.resolve("state.sqlite3"));
+                Statement statement = raw.createStatement()) {
+            statement.executeUpdate("UPDATE tasks SET status = 'paused'");
+        }
+        try (SqliteTaskStores opened = SqliteTaskStores.open(stateDir)) {
+            TaskStore store = opened.taskStore();
+            for (Executable call : List.<Executable>of(
+                    () -> store.find(taskId(1)),
+                    () -> store.list(true),
+                    () -> store.update(taskId(1), t -> t.cancelled(T0)))) {
+                ServerFsException e = assertThrows(ServerFsException.class, call);
+                assertEquals(ErrorCode.AGENT_RESULT_STORAGE_ERROR, e.code());
+            }
+        }
+        List<SqliteTaskStores.TaskSummary> listed = SqliteTaskStores.listReadOnly(stateDir, true);
+        assertEquals(
+                List.of("paused"),
+                listed.stream().map(SqliteTaskStores.TaskSummary::status).toList());
     }
 
     @Test

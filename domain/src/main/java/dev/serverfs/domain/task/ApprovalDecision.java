@@ -1,7 +1,8 @@
 package dev.serverfs.domain.task;
 
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
 import java.util.Arrays;
-import java.util.Optional;
 
 /** The four approval decisions (reference §3.6). There are no permanent approvals. */
 public enum ApprovalDecision {
@@ -20,7 +21,11 @@ public enum ApprovalDecision {
         return wire;
     }
 
-    public static Optional<ApprovalDecision> fromWire(String value) {
-        return Arrays.stream(values()).filter(d -> d.wire.equals(value)).findFirst();
+    /** The decision with this wire name; anything else (including null) is {@code INVALID_APPROVAL_DECISION}. */
+    public static ApprovalDecision parse(String value) {
+        return Arrays.stream(values())
+                .filter(d -> d.wire.equals(value))
+                .findFirst()
+                .orElseThrow(() -> new ServerFsException(ErrorCode.INVALID_APPROVAL_DECISION, "unknown decision"));
     }
 }

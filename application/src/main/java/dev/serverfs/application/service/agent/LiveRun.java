@@ -5,11 +5,9 @@ import dev.serverfs.application.port.out.HeldDirectory;
 import dev.serverfs.application.port.out.Timers;
 import dev.serverfs.application.port.out.WriterLeases.WriterLease;
 import dev.serverfs.domain.task.RecoveryGuard;
-import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.workdir.Workdir;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -27,7 +25,7 @@ final class LiveRun {
     final AtomicBoolean providerCancelAttempted = new AtomicBoolean();
     final CountDownLatch drained = new CountDownLatch(1);
 
-    volatile Pending pending;
+    volatile PendingInteraction<?> pending;
     volatile Timers.Timer deadlineTimer;
     volatile RecoveryGuard guard;
 
@@ -75,19 +73,6 @@ final class LiveRun {
         stopRequested = true;
         if (turnThread != null) {
             turnThread.interrupt();
-        }
-    }
-
-    /** One pending interaction with its waiter and its single timer (v0.7.3 §5). */
-    static final class Pending {
-        final RequestId id;
-        final Object typed;
-        final CompletableFuture<Object> waiter = new CompletableFuture<>();
-        volatile Timers.Timer timer;
-
-        Pending(RequestId id, Object typed) {
-            this.id = id;
-            this.typed = typed;
         }
     }
 }

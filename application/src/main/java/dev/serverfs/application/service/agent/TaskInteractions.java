@@ -13,14 +13,12 @@ import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.json.CanonicalJson;
 import dev.serverfs.domain.json.JsonValue;
 import dev.serverfs.domain.task.ApprovalDecision;
-import dev.serverfs.domain.task.ApprovalRequest;
 import dev.serverfs.domain.task.ApprovalResolution;
 import dev.serverfs.domain.task.EventType;
 import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.InteractionRules;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.QuestionAnswer;
-import dev.serverfs.domain.task.QuestionRequest;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
@@ -31,6 +29,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 
 /**
  * Approvals, questions and steering messages (reference §3.6–§3.8, v0.7.3 §5): the provider's side opens one
@@ -61,8 +60,10 @@ final class TaskInteractions
         if (request.kind() != InteractionKind.APPROVAL) {
             throw new ServerFsException(ErrorCode.INVALID_APPROVAL_DECISION, "the request is not an approval");
         }
-        LiveRun.Pending pending = livePending(taskId, requestId, request);
-        InteractionRules.checkApproval((ApprovalRequest) pending.typed, resolution);
+        if (!(livePending(taskId, requestId, request) instanceof PendingInteraction.Approval pending)) {
+            throw TaskRecords.stale();
+        }
+        InteractionRules.checkApproval(pending.request, resolution);
         resolve(taskId, requestId, pending, resolution.toJson());
         records.event(
                 taskId,
@@ -85,8 +86,10 @@ final class TaskInteractions
         if (request.kind() != InteractionKind.QUESTION) {
             throw new ServerFsException(ErrorCode.INVALID_QUESTION_ANSWER, "the request is not a question");
         }
-        LiveRun.Pending pending = livePending(taskId, requestId, request);
-        InteractionRules.checkAnswers((QuestionRequest) pending.typed, answers);
+        if (!(livePending(taskId, requestId, request) instanceof PendingInteraction.Question pending)) {
+            throw TaskRecords.stale();
+        }
+        InteractionRules.checkAnswers(pending.request, answers);
         resolve(taskId, requestId, pending, answersJson(answers));
         records.event(
                 taskId,
@@ -119,7 +122,7 @@ final class TaskInteractions
         return new MessageAck(id, task.correlationId());
     }
 
-    private void resolve(TaskId taskId, RequestId requestId, LiveRun.Pending pending, String json) {
+    private void resolve(TaskId taskId, RequestId requestId, PendingInteraction<?> pending, String json) {
         InteractionRules.requireSize(json, records.limits());
         records.store().resolveRequest(taskId, requestId, json, records.now());
         cancelTimer(pending.timer);
@@ -140,7 +143,7 @@ final class TaskInteractions
     }
 
     /** The live waiter for the request; an expired request interrupts the task first (reference §3.6). */
-    private LiveRun.Pending livePending(TaskId taskId, RequestId requestId, PendingRequest request) {
+    private PendingInteraction<?> livePending(TaskId taskId, RequestId requestId, PendingRequest request) {
         Optional<LiveRun> run = live.find(taskId);
         if (request.expiredAt(records.now())) {
             if (run.isPresent()) {
@@ -150,7 +153,7 @@ final class TaskInteractions
             }
             throw TaskRecords.stale();
         }
-        LiveRun.Pending pending = run.map(r -> r.pending).orElse(null);
+        PendingInteraction<?> pending = run.map(r -> r.pending).orElse(null);
         if (pending == null || !pending.id.equals(requestId)) {
             throw TaskRecords.stale();
         }
@@ -174,10 +177,11 @@ final class TaskInteractions
     // --------------------------------------------------------------------------------- the provider's side
 
     /**
-     * Opens a pending request for the running turn and blocks until it is resolved, expires or the task ends (the
-     * waiter then fails with the stop's code, or {@code AGENT_TASK_TERMINAL}).
+     * Opens a pending request for the running turn ({@code open} makes the typed interaction for its new id) and
+     * blocks until it is resolved, expires or the task ends (the waiter then fails with the stop's code, or {@code
+     * AGENT_TASK_TERMINAL}).
      */
-    Object await(LiveRun run, InteractionKind kind, JsonValue.JsonObject payload, Object typed) {
+    <A> A await(LiveRun run, JsonValue.JsonObject payload, Function<RequestId, PendingInteraction<A>> open) {
         String json = CanonicalJson.write(payload);
         InteractionRules.requireSize(json, records.limits());
         Task task = records.require(run.id);
@@ -187,7 +191,8 @@ final class TaskInteractions
             throw new ServerFsException(ErrorCode.AGENT_INTERACTION_EXPIRED, "the interaction already expired");
         }
         RequestId requestId = ids.newRequestId();
-        LiveRun.Pending pending = new LiveRun.Pending(requestId, typed);
+        PendingInteraction<A> pending = open.apply(requestId);
+        InteractionKind kind = pending.kind();
         run.pending = pending;
         try {
             // The timer exists before the request becomes visible: every pending request has its timer.
@@ -219,7 +224,7 @@ final class TaskInteractions
 
     /** The provider gave up its pending request (e.g. it answered it itself): the request goes stale. */
     void abandon(LiveRun run) {
-        LiveRun.Pending pending = run.pending;
+        PendingInteraction<?> pending = run.pending;
         if (pending == null) {
             return;
         }
@@ -229,6 +234,6 @@ final class TaskInteractions
                 run.id,
                 EventType.INTERACTION_STALE,
                 JsonValue.object().put("request_id", pending.id.value()).build());
-        pending.waiter.completeExceptionally(TaskRecords.stale());
+        pending.fail(TaskRecords.stale());
     }
 }

@@ -13,7 +13,6 @@ import dev.serverfs.domain.task.ApprovalRequest;
 import dev.serverfs.domain.task.ApprovalResolution;
 import dev.serverfs.domain.task.EventRedaction;
 import dev.serverfs.domain.task.EventType;
-import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.ProviderState;
@@ -156,10 +155,10 @@ final class TaskRunner {
 
     private void cleanup(LiveRun run, boolean providerStopped) {
         Thread.interrupted(); // cleanup I/O must not be aborted by a stray interrupt (e.g. executor shutdownNow)
-        LiveRun.Pending pending = run.pending;
+        PendingInteraction<?> pending = run.pending;
         if (pending != null) {
             cancelTimer(pending.timer);
-            pending.waiter.completeExceptionally(TaskRecords.terminal());
+            pending.fail(TaskRecords.terminal());
         }
         cancelTimer(run.deadlineTimer);
         try {
@@ -240,14 +239,13 @@ final class TaskRunner {
         @Override
         public ApprovalResolution requestApproval(ApprovalRequest request) {
             JsonValue.JsonObject payload = EventRedaction.redact(request.toPayload(), run.hostRoot());
-            return (ApprovalResolution) interactions.await(run, InteractionKind.APPROVAL, payload, request);
+            return interactions.await(run, payload, id -> new PendingInteraction.Approval(id, request));
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public List<QuestionAnswer> askQuestion(QuestionRequest request) {
             JsonValue.JsonObject payload = EventRedaction.redact(request.toPayload(), run.hostRoot());
-            return (List<QuestionAnswer>) interactions.await(run, InteractionKind.QUESTION, payload, request);
+            return interactions.await(run, payload, id -> new PendingInteraction.Question(id, request));
         }
 
         @Override

@@ -123,10 +123,10 @@ final class TaskStopping implements CancelAgentTaskUseCase {
     }
 
     private static void failPending(LiveRun run, ErrorCode code) {
-        LiveRun.Pending pending = run.pending;
+        PendingInteraction<?> pending = run.pending;
         if (pending != null) {
             cancelTimer(pending.timer);
-            pending.waiter.completeExceptionally(new ServerFsException(code, "the interaction ended"));
+            pending.fail(new ServerFsException(code, "the interaction ended"));
         }
     }
 

@@ -265,8 +265,7 @@ public final class AgentTools {
     private ToolResult respondApproval(RespondApproval p) {
         TaskId taskId = TaskId.parse(p.taskId());
         RequestId requestId = RequestId.parse(p.requestId());
-        ApprovalDecision decision = ApprovalDecision.fromWire(p.decision())
-                .orElseThrow(() -> new ServerFsException(ErrorCode.INVALID_APPROVAL_DECISION, "unknown decision"));
+        ApprovalDecision decision = ApprovalDecision.parse(p.decision());
         Optional<List<String>> granted = Optional.ofNullable(p.grantedPermissionIds());
         return resolved(agent.approval().respond(taskId, requestId, new ApprovalResolution(decision, granted)))
                 .withCounter("decision", decision.wire());
