@@ -313,6 +313,9 @@ abstract class AgentScenarios {
                                 "respond_agent_approval",
                                 Map.of("task_id", id, "request_id", request, "decision", "approve_once"))
                         .code());
+        // The lease goes once the runner has drained, a moment after the status is terminal (docs/AGENTS.md): a
+        // submit in between is WORKDIR_BUSY, never queued (reference §3.2), which a loaded machine can hit.
+        probe.awaitLeaseReleased(1);
 
         String second = created(mcp.call("submit_agent_task", submit("proj", "fake", "approval:rm -rf build")));
         String r2 = probe.awaitTask(second, t -> t.get("status").asText().equals("waiting_for_approval"))
