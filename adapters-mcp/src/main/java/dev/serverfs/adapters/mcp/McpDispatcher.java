@@ -16,6 +16,9 @@ final class McpDispatcher {
 
     static final String SERVER_NAME = "ServerFS";
 
+    /** How long a stateless client may reuse discover and list results: they change only with a restart. */
+    static final long LIST_TTL_MS = 60_000;
+
     private final ToolRegistry registry;
     private final ToolInvoker invoker;
     private final McpSessions sessions;
@@ -76,11 +79,82 @@ final class McpDispatcher {
         if (resources.isPresent()) {
             capabilities.putObject("resources").put("subscribe", false).put("listChanged", false);
         }
-        ObjectNode serverInfo = result.putObject("serverInfo");
-        serverInfo.put("name", SERVER_NAME);
-        serverInfo.put("version", serverVersion);
+        serverInfo(result.putObject("serverInfo"));
         result.put("instructions", instructions);
         return new Initialized(JsonRpc.result(id, result), session, false);
+    }
+
+    private void serverInfo(ObjectNode target) {
+        target.put("name", SERVER_NAME);
+        target.put("version", serverVersion);
+    }
+
+    /** An answer and the HTTP status it goes with (2026-07-28 transports: 404 for an unknown method). */
+    record Answer(int status, ObjectNode body) {}
+
+    /**
+     * A stateless (2026-07-28) request whose {@code _meta} the transport has checked. Methods the revision removed
+     * ({@code initialize}, {@code ping}, {@code logging/setLevel}, resource subscriptions) are unknown here; every
+     * result carries {@code resultType}, and discover, lists and {@code resources/read} carry caching hints
+     * (server/utilities/caching). {@code meta} is the client's per-request declaration that capability-dependent
+     * answers consult.
+     */
+    Answer stateless(RequestMeta meta, JsonNode id, String method, JsonNode params) {
+        Objects.requireNonNull(meta, "meta");
+        ObjectNode answer = switch (method) {
+            case "server/discover" -> cacheable(JsonRpc.result(id, discover()), LIST_TTL_MS);
+            case "tools/list" -> cacheable(listTools(id, params), LIST_TTL_MS);
+            case "tools/call" -> callTool(id, params);
+            case "prompts/list" -> cacheable(emptyList(id, params, "prompts"), LIST_TTL_MS);
+            case "resources/list" -> cacheable(emptyList(id, params, "resources"), LIST_TTL_MS);
+            case "resources/templates/list" -> cacheable(listTemplates(id, params), LIST_TTL_MS);
+            case "resources/read" -> cacheable(statelessRead(id, params), 0);
+            default -> null;
+        };
+        if (answer == null) {
+            return new Answer(404, JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found"));
+        }
+        if (answer.get("result") instanceof ObjectNode result) {
+            result.put("resultType", "complete");
+        }
+        return new Answer(200, answer);
+    }
+
+    private ObjectNode discover() {
+        ObjectNode result = Json.object();
+        ProtocolVersions.ALL.forEach(result.putArray("supportedVersions")::add);
+        ObjectNode capabilities = result.putObject("capabilities");
+        capabilities.putObject("tools").put("listChanged", false);
+        capabilities.putObject("prompts").put("listChanged", false);
+        if (resources.isPresent()) {
+            capabilities.putObject("resources").put("listChanged", false);
+        }
+        result.put("instructions", instructions);
+        serverInfo(result.putObject("_meta").putObject(RequestMeta.SERVER_INFO));
+        return result;
+    }
+
+    /** 2026-07-28 server/resources: a missing resource is -32602 with the URI in {@code data}, no longer -32002. */
+    private ObjectNode statelessRead(JsonNode id, JsonNode params) {
+        ObjectNode answer = readResource(id, params);
+        if (answer.get("error") instanceof ObjectNode error
+                && error.path("code").asInt() == FileResourceTemplate.RESOURCE_NOT_FOUND) {
+            error.put("code", JsonRpc.INVALID_PARAMS);
+            error.putObject("data").set("uri", params == null ? null : params.get("uri"));
+        }
+        return answer;
+    }
+
+    /**
+     * Caching hints on a successful result. {@code private}: what a client may see depends on its bearer token and
+     * the server's configuration; lists live as long as the configuration, a file's text may change at any time.
+     */
+    private static ObjectNode cacheable(ObjectNode answer, long ttlMs) {
+        if (answer.get("result") instanceof ObjectNode result) {
+            result.put("ttlMs", ttlMs);
+            result.put("cacheScope", "private");
+        }
+        return answer;
     }
 
     /** Notifications and client responses need no answer; {@code notifications/initialized} completes the handshake. */
