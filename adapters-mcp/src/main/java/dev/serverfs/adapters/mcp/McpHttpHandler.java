@@ -288,8 +288,9 @@ final class McpHttpHandler implements HttpHandler {
         switch (StatelessGate.check(exchange.getRequestHeaders(), envelope)) {
             case StatelessGate.Checked.Refused r -> json(exchange, r.status(), r.body());
             case StatelessGate.Checked.Accepted a -> {
-                McpDispatcher.Answer answer =
-                        dispatcher.stateless(a.meta(), envelope.id(), envelope.method(), envelope.params());
+                McpDispatcher.Answer answer = ScopedValue.where(RequestMeta.CURRENT, a.meta())
+                        .call(() ->
+                                dispatcher.stateless(a.meta(), envelope.id(), envelope.method(), envelope.params()));
                 if (answer.status() == 200) {
                     respond(exchange, envelope.id(), answer.body());
                 } else {

@@ -16,6 +16,12 @@ record RequestMeta(String protocolVersion, ObjectNode clientCapabilities, JsonNo
     static final String CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
     static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
+    /**
+     * The stateless request being served on this thread, bound by the transport around its dispatch, so a handler or
+     * the audit log can consult the client's declaration without a parameter threaded through every call.
+     */
+    static final ScopedValue<RequestMeta> CURRENT = ScopedValue.newInstance();
+
     RequestMeta {
         Objects.requireNonNull(protocolVersion, "protocolVersion");
         Objects.requireNonNull(clientCapabilities, "clientCapabilities");

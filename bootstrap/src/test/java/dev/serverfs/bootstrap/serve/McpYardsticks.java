@@ -73,6 +73,22 @@ final class McpYardsticks {
         return HOME.toAbsolutePath();
     }
 
+    /** Every check the conformance CLI wrote under {@code out} (one {@code checks.json} per scenario run). */
+    static List<com.fasterxml.jackson.databind.JsonNode> checks(Path out) throws IOException {
+        if (!Files.isDirectory(out)) {
+            return List.of();
+        }
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<com.fasterxml.jackson.databind.JsonNode> checks = new java.util.ArrayList<>();
+        try (Stream<Path> files = Files.walk(out)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().equals("checks.json"))
+                    .toList()) {
+                json.readTree(file.toFile()).forEach(checks::add);
+            }
+        }
+        return checks;
+    }
+
     /** Runs a command in {@code dir}, stdout and stderr merged, killed after {@code timeout}. */
     static Run run(Path dir, Map<String, String> env, Duration timeout, String... command)
             throws IOException, InterruptedException {
