@@ -19,6 +19,9 @@ final class McpDispatcher {
     /** How long a stateless client may reuse discover and list results: they change only with a restart. */
     static final long LIST_TTL_MS = 60_000;
 
+    /** 2026-07-28 schema: the request needs a client capability the client did not declare (HTTP 400). */
+    static final int MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+
     private final ToolRegistry registry;
     private final ToolInvoker invoker;
     private final McpSessions sessions;
@@ -104,7 +107,10 @@ final class McpDispatcher {
         ObjectNode answer = switch (method) {
             case "server/discover" -> cacheable(JsonRpc.result(id, discover()), LIST_TTL_MS);
             case "tools/list" -> cacheable(listTools(id, params), LIST_TTL_MS);
-            case "tools/call" -> callTool(id, params);
+            case "tools/call" ->
+                missingCapabilities(meta, params)
+                        .map(missing -> missingCapabilityError(id, missing))
+                        .orElseGet(() -> callTool(id, params));
             case "prompts/list" -> cacheable(emptyList(id, params, "prompts"), LIST_TTL_MS);
             case "resources/list" -> cacheable(emptyList(id, params, "resources"), LIST_TTL_MS);
             case "resources/templates/list" -> cacheable(listTemplates(id, params), LIST_TTL_MS);
@@ -114,10 +120,39 @@ final class McpDispatcher {
         if (answer == null) {
             return new Answer(404, JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found"));
         }
+        if (answer.at("/error/code").asInt() == MISSING_REQUIRED_CLIENT_CAPABILITY) {
+            return new Answer(400, answer);
+        }
         if (answer.get("result") instanceof ObjectNode result) {
             result.put("resultType", "complete");
         }
         return new Answer(200, answer);
+    }
+
+    /** The client capabilities the named tool needs and this request's {@code _meta} did not declare, if any. */
+    private Optional<java.util.List<String>> missingCapabilities(RequestMeta meta, JsonNode params) {
+        JsonNode name = params == null ? null : params.get("name");
+        if (name == null || !name.isTextual()) {
+            return Optional.empty();
+        }
+        return registry.find(name.textValue())
+                .map(tool -> tool.tool().requiredClientCapabilities().stream()
+                        .filter(c -> !meta.declares(c))
+                        .sorted()
+                        .toList())
+                .filter(missing -> !missing.isEmpty());
+    }
+
+    /** 2026-07-28 schema MissingRequiredClientCapabilityError: {@code data.requiredCapabilities} is a ClientCapabilities object. */
+    private static ObjectNode missingCapabilityError(JsonNode id, java.util.List<String> missing) {
+        ObjectNode error = JsonRpc.error(
+                id,
+                MISSING_REQUIRED_CLIENT_CAPABILITY,
+                "Missing required client capability: " + String.join(", ", missing));
+        ObjectNode required =
+                ((ObjectNode) error.get("error")).putObject("data").putObject("requiredCapabilities");
+        missing.forEach(required::putObject);
+        return error;
     }
 
     private ObjectNode discover() {

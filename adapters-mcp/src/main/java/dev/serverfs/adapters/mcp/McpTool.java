@@ -22,4 +22,13 @@ public interface McpTool {
     ToolSpec spec();
 
     ToolResult call(ToolArguments arguments);
+
+    /**
+     * Client capabilities (top-level names such as {@code sampling}) this tool cannot run without. A stateless
+     * (2026-07-28) call from a client that did not declare one of them in its request's {@code _meta} is refused with
+     * {@code -32021} before the tool runs; session-era calls are not checked. None by default.
+     */
+    default java.util.Set<String> requiredClientCapabilities() {
+        return java.util.Set.of();
+    }
 }

