@@ -2,6 +2,7 @@ package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -130,7 +131,7 @@ final class McpDispatcher {
     }
 
     /** The client capabilities the named tool needs and this request's {@code _meta} did not declare, if any. */
-    private Optional<java.util.List<String>> missingCapabilities(RequestMeta meta, JsonNode params) {
+    private Optional<List<String>> missingCapabilities(RequestMeta meta, JsonNode params) {
         JsonNode name = params == null ? null : params.get("name");
         if (name == null || !name.isTextual()) {
             return Optional.empty();
@@ -144,7 +145,7 @@ final class McpDispatcher {
     }
 
     /** 2026-07-28 schema MissingRequiredClientCapabilityError: {@code data.requiredCapabilities} is a ClientCapabilities object. */
-    private static ObjectNode missingCapabilityError(JsonNode id, java.util.List<String> missing) {
+    private static ObjectNode missingCapabilityError(JsonNode id, List<String> missing) {
         ObjectNode error = JsonRpc.error(
                 id,
                 MISSING_REQUIRED_CLIENT_CAPABILITY,

@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,10 +38,9 @@ class FixtureSurfaceIT {
     private String url;
 
     /** A fixture tool without arguments (it borrows {@code list_workdirs}' empty, closed input schema). */
-    private record Fixture(String name, java.util.function.Supplier<ToolResult> handler, Set<String> needs)
-            implements McpTool {
+    private record Fixture(String name, Supplier<ToolResult> handler, Set<String> needs) implements McpTool {
 
-        Fixture(String name, java.util.function.Supplier<ToolResult> handler) {
+        Fixture(String name, Supplier<ToolResult> handler) {
             this(name, handler, Set.of());
         }
 
@@ -149,7 +150,7 @@ class FixtureSurfaceIT {
                 "2026-07-28",
                 "-o",
                 out.toString());
-        Map<String, String> status = new java.util.TreeMap<>();
+        Map<String, String> status = new TreeMap<>();
         McpYardsticks.checks(out)
                 .forEach(c -> status.put(c.path("id").asText(), c.path("status").asText()));
         assertTrue(

@@ -2,12 +2,15 @@ package dev.serverfs.bootstrap.serve;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -74,12 +77,12 @@ final class McpYardsticks {
     }
 
     /** Every check the conformance CLI wrote under {@code out} (one {@code checks.json} per scenario run). */
-    static List<com.fasterxml.jackson.databind.JsonNode> checks(Path out) throws IOException {
+    static List<JsonNode> checks(Path out) throws IOException {
         if (!Files.isDirectory(out)) {
             return List.of();
         }
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-        List<com.fasterxml.jackson.databind.JsonNode> checks = new java.util.ArrayList<>();
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> checks = new ArrayList<>();
         try (Stream<Path> files = Files.walk(out)) {
             for (Path file : files.filter(f -> f.getFileName().toString().equals("checks.json"))
                     .toList()) {
