@@ -2,6 +2,7 @@ package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -15,6 +16,12 @@ import java.util.Set;
 final class McpDispatcher {
 
     static final String SERVER_NAME = "ServerFS";
+
+    /** How long a stateless client may reuse discover and list results: they change only with a restart. */
+    static final long LIST_TTL_MS = 60_000;
+
+    /** 2026-07-28 schema: the request needs a client capability the client did not declare (HTTP 400). */
+    static final int MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 
     private final ToolRegistry registry;
     private final ToolInvoker invoker;
@@ -76,11 +83,114 @@ final class McpDispatcher {
         if (resources.isPresent()) {
             capabilities.putObject("resources").put("subscribe", false).put("listChanged", false);
         }
-        ObjectNode serverInfo = result.putObject("serverInfo");
-        serverInfo.put("name", SERVER_NAME);
-        serverInfo.put("version", serverVersion);
+        serverInfo(result.putObject("serverInfo"));
         result.put("instructions", instructions);
         return new Initialized(JsonRpc.result(id, result), session, false);
+    }
+
+    private void serverInfo(ObjectNode target) {
+        target.put("name", SERVER_NAME);
+        target.put("version", serverVersion);
+    }
+
+    /** An answer and the HTTP status it goes with (2026-07-28 transports: 404 for an unknown method). */
+    record Answer(int status, ObjectNode body) {}
+
+    /**
+     * A stateless (2026-07-28) request whose {@code _meta} the transport has checked. Methods the revision removed
+     * ({@code initialize}, {@code ping}, {@code logging/setLevel}, resource subscriptions) are unknown here; every
+     * result carries {@code resultType}, and discover, lists and {@code resources/read} carry caching hints
+     * (server/utilities/caching). {@code meta} is the client's per-request declaration that capability-dependent
+     * answers consult.
+     */
+    Answer stateless(RequestMeta meta, JsonNode id, String method, JsonNode params) {
+        Objects.requireNonNull(meta, "meta");
+        ObjectNode answer = switch (method) {
+            case "server/discover" -> cacheable(JsonRpc.result(id, discover()), LIST_TTL_MS);
+            case "tools/list" -> cacheable(listTools(id, params), LIST_TTL_MS);
+            case "tools/call" ->
+                missingCapabilities(meta, params)
+                        .map(missing -> missingCapabilityError(id, missing))
+                        .orElseGet(() -> callTool(id, params));
+            case "prompts/list" -> cacheable(emptyList(id, params, "prompts"), LIST_TTL_MS);
+            case "resources/list" -> cacheable(emptyList(id, params, "resources"), LIST_TTL_MS);
+            case "resources/templates/list" -> cacheable(listTemplates(id, params), LIST_TTL_MS);
+            case "resources/read" -> cacheable(statelessRead(id, params), 0);
+            default -> null;
+        };
+        if (answer == null) {
+            return new Answer(404, JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found"));
+        }
+        if (answer.at("/error/code").asInt() == MISSING_REQUIRED_CLIENT_CAPABILITY) {
+            return new Answer(400, answer);
+        }
+        if (answer.get("result") instanceof ObjectNode result) {
+            result.put("resultType", "complete");
+        }
+        return new Answer(200, answer);
+    }
+
+    /** The client capabilities the named tool needs and this request's {@code _meta} did not declare, if any. */
+    private Optional<List<String>> missingCapabilities(RequestMeta meta, JsonNode params) {
+        JsonNode name = params == null ? null : params.get("name");
+        if (name == null || !name.isTextual()) {
+            return Optional.empty();
+        }
+        return registry.find(name.textValue())
+                .map(tool -> tool.tool().requiredClientCapabilities().stream()
+                        .filter(c -> !meta.declares(c))
+                        .sorted()
+                        .toList())
+                .filter(missing -> !missing.isEmpty());
+    }
+
+    /** 2026-07-28 schema MissingRequiredClientCapabilityError: {@code data.requiredCapabilities} is a ClientCapabilities object. */
+    private static ObjectNode missingCapabilityError(JsonNode id, List<String> missing) {
+        ObjectNode error = JsonRpc.error(
+                id,
+                MISSING_REQUIRED_CLIENT_CAPABILITY,
+                "Missing required client capability: " + String.join(", ", missing));
+        ObjectNode required =
+                ((ObjectNode) error.get("error")).putObject("data").putObject("requiredCapabilities");
+        missing.forEach(required::putObject);
+        return error;
+    }
+
+    private ObjectNode discover() {
+        ObjectNode result = Json.object();
+        ProtocolVersions.ALL.forEach(result.putArray("supportedVersions")::add);
+        ObjectNode capabilities = result.putObject("capabilities");
+        capabilities.putObject("tools").put("listChanged", false);
+        capabilities.putObject("prompts").put("listChanged", false);
+        if (resources.isPresent()) {
+            capabilities.putObject("resources").put("listChanged", false);
+        }
+        result.put("instructions", instructions);
+        serverInfo(result.putObject("_meta").putObject(RequestMeta.SERVER_INFO));
+        return result;
+    }
+
+    /** 2026-07-28 server/resources: a missing resource is -32602 with the URI in {@code data}, no longer -32002. */
+    private ObjectNode statelessRead(JsonNode id, JsonNode params) {
+        ObjectNode answer = readResource(id, params);
+        if (answer.get("error") instanceof ObjectNode error
+                && error.path("code").asInt() == FileResourceTemplate.RESOURCE_NOT_FOUND) {
+            error.put("code", JsonRpc.INVALID_PARAMS);
+            error.putObject("data").set("uri", params == null ? null : params.get("uri"));
+        }
+        return answer;
+    }
+
+    /**
+     * Caching hints on a successful result. {@code private}: what a client may see depends on its bearer token and
+     * the server's configuration; lists live as long as the configuration, a file's text may change at any time.
+     */
+    private static ObjectNode cacheable(ObjectNode answer, long ttlMs) {
+        if (answer.get("result") instanceof ObjectNode result) {
+            result.put("ttlMs", ttlMs);
+            result.put("cacheScope", "private");
+        }
+        return answer;
     }
 
     /** Notifications and client responses need no answer; {@code notifications/initialized} completes the handshake. */

@@ -27,7 +27,9 @@ import org.xnio.IoUtils;
 import org.xnio.XnioExecutor;
 
 /**
- * Streamable HTTP at {@code /mcp} (MCP 2025-11-25 basic/transports) and {@code GET /healthz}. On the I/O thread
+ * Streamable HTTP at {@code /mcp} (MCP 2025-11-25 basic/transports, and 2026-07-28 beside it: a request that
+ * names 2026-07-28 in its {@code _meta} or {@code MCP-Protocol-Version} header is served statelessly, see
+ * {@link StatelessGate}) and {@code GET /healthz}. On the I/O thread
  * only cheap header checks run, in this order: Host (421), Origin (403), bearer token (401), method (405 with
  * {@code Allow}). A POST body is then read on the I/O thread without blocking ({@link BodyReceiver}: 413 over the
  * size limit, from the headers alone when {@code Content-Length} says so, chunked bodies included; 503 when the
@@ -237,6 +239,10 @@ final class McpHttpHandler implements HttpHandler {
     }
 
     private void answer(HttpServerExchange exchange, Envelope envelope) {
+        if (StatelessGate.stateless(exchange.getRequestHeaders(), envelope)) {
+            stateless(exchange, envelope);
+            return;
+        }
         if (envelope.kind() == Envelope.Kind.REQUEST && "initialize".equals(envelope.method())) {
             McpDispatcher.Initialized init = dispatcher.initialize(envelope.id(), envelope.params());
             if (init.full()) {
@@ -267,6 +273,30 @@ final class McpHttpHandler implements HttpHandler {
                         dispatcher.request(session.get(), envelope.id(), envelope.method(), envelope.params()));
             }
             case INVALID -> throw new IllegalStateException("handled above");
+        }
+    }
+
+    /**
+     * The 2026-07-28 era: no session is looked up or ever issued; the request is checked ({@link StatelessGate})
+     * before anything runs. Notifications and responses need no answer.
+     */
+    private void stateless(HttpServerExchange exchange, Envelope envelope) {
+        if (envelope.kind() != Envelope.Kind.REQUEST) {
+            accepted(exchange);
+            return;
+        }
+        switch (StatelessGate.check(exchange.getRequestHeaders(), envelope)) {
+            case StatelessGate.Checked.Refused r -> json(exchange, r.status(), r.body());
+            case StatelessGate.Checked.Accepted a -> {
+                McpDispatcher.Answer answer = ScopedValue.where(RequestMeta.CURRENT, a.meta())
+                        .call(() ->
+                                dispatcher.stateless(a.meta(), envelope.id(), envelope.method(), envelope.params()));
+                if (answer.status() == 200) {
+                    respond(exchange, envelope.id(), answer.body());
+                } else {
+                    json(exchange, answer.status(), answer.body());
+                }
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.serverfs.adapters.mcp;
 
+import java.util.Set;
+
 /**
  * One MCP tool as the registry sees it; every production tool is a {@link ToolDefinition} (tests may implement this
  * directly). {@link #call} receives only the arguments its published input schema names, already validated against
@@ -22,4 +24,13 @@ public interface McpTool {
     ToolSpec spec();
 
     ToolResult call(ToolArguments arguments);
+
+    /**
+     * Client capabilities (top-level names such as {@code sampling}) this tool cannot run without. A stateless
+     * (2026-07-28) call from a client that did not declare one of them in its request's {@code _meta} is refused with
+     * {@code -32021} before the tool runs; session-era calls are not checked. None by default.
+     */
+    default Set<String> requiredClientCapabilities() {
+        return Set.of();
+    }
 }

@@ -9,7 +9,8 @@ import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * {@link AuditLog} as SLF4J structured events: message {@code tool_call}, fields {@code tool},
- * {@code duration_ms} (one decimal), {@code success}, {@code workdir}, {@code path}, {@code error_code} on failure,
+ * {@code duration_ms} (one decimal), {@code success}, {@code era} (only for a stateless 2026-07-28 request; a
+ * session's event has none, as before), {@code workdir}, {@code path}, {@code error_code} on failure,
  * then the per-tool counters (reference §2.0). The bootstrap's JSON encoder renders them as top-level fields.
  */
 public final class Slf4jAuditLog implements AuditLog {
@@ -27,6 +28,9 @@ public final class Slf4jAuditLog implements AuditLog {
                     .addKeyValue("tool", event.tool())
                     .addKeyValue("duration_ms", durationMillis(event))
                     .addKeyValue("success", event.success());
+            if (RequestMeta.CURRENT.isBound()) {
+                builder.addKeyValue("era", RequestMeta.CURRENT.get().protocolVersion());
+            }
             event.workdir().ifPresent(w -> builder.addKeyValue("workdir", w));
             event.path().ifPresent(p -> builder.addKeyValue("path", p));
             event.errorCode().ifPresent(c -> builder.addKeyValue("error_code", c));

@@ -44,6 +44,21 @@ class Slf4jAuditLogTest {
     }
 
     @Test
+    void a_stateless_request_event_names_its_era_and_a_session_event_does_not() {
+        AuditLog.ToolCall call = AuditLog.ToolCall.succeeded(
+                "list_workdirs", Duration.ofMillis(1), Optional.empty(), Optional.empty(), Map.of());
+        RequestMeta meta = new RequestMeta("2026-07-28", Json.object(), null);
+
+        ScopedValue.where(RequestMeta.CURRENT, meta).run(() -> new Slf4jAuditLog().toolCall(call));
+        new Slf4jAuditLog().toolCall(call);
+
+        assertEquals("2026-07-28", fields(appender.list.get(0)).get("era"));
+        assertEquals(
+                List.of("tool", "duration_ms", "success"),
+                List.copyOf(fields(appender.list.get(1)).keySet()));
+    }
+
+    @Test
     void success_event_has_the_contract_fields_in_order() {
         new Slf4jAuditLog()
                 .toolCall(AuditLog.ToolCall.succeeded(

@@ -725,6 +725,23 @@ abstract class AgentScenarios {
         }
     }
 
+    @Test
+    void a_stateless_2026_07_28_client_submits_a_task_that_a_session_client_sees_finish() throws Exception {
+        McpTestClient stateless = McpTestClient.stateless(mcp.url());
+
+        String id = created(stateless.call("submit_agent_task", submit("proj", "fake", "complete:both eras")));
+        JsonNode task = probe.awaitTask(id, t -> t.get("status").asText().equals("succeeded"));
+
+        assertEquals("both eras", task.get("final_response").asText());
+        assertTrue(stateless
+                .call("list_agent_runtimes", Map.of())
+                .ok()
+                .get("runtimes")
+                .toString()
+                .contains("fake"));
+        assertEquals(null, stateless.session(), "no session in the stateless era");
+    }
+
     static String created(ToolCall call) {
         JsonNode out = call.ok();
         return out.get("task_id").asText();

@@ -42,8 +42,23 @@ final class McpTestClient {
         }
     }
 
+    /** Non-null for a client of the stateless 2026-07-28 era: the version it names on every request. */
+    private final String statelessVersion;
+
+    private McpTestClient(URI url) {
+        this.url = url;
+        this.session = null;
+        this.statelessVersion = "2026-07-28";
+    }
+
+    /** A client of the stateless 2026-07-28 era: no {@code initialize}, no session; each request carries {@code _meta}. */
+    static McpTestClient stateless(String url) {
+        return new McpTestClient(URI.create(url));
+    }
+
     McpTestClient(String url) throws IOException, InterruptedException {
         this.url = URI.create(url);
+        this.statelessVersion = null;
         HttpResponse<String> response = post(request("initialize", initializeParams("2025-06-18", "agent-it")), null);
         this.session = response.headers().firstValue("Mcp-Session-Id").orElse(null);
         ObjectNode initialized = JSON.createObjectNode();
@@ -78,6 +93,10 @@ final class McpTestClient {
         params.put("name", tool);
         params.set("arguments", JSON.valueToTree(arguments));
         return JSON.writeValueAsString(request("tools/call", params));
+    }
+
+    String url() {
+        return url.toString();
     }
 
     String session() {
@@ -121,8 +140,18 @@ final class McpTestClient {
                 .timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
-                .header("MCP-Protocol-Version", "2025-06-18")
-                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+                .header("MCP-Protocol-Version", statelessVersion == null ? "2025-06-18" : statelessVersion);
+        if (statelessVersion != null && body.get("params") instanceof ObjectNode params) {
+            ObjectNode meta = params.putObject("_meta");
+            meta.put("io.modelcontextprotocol/protocolVersion", statelessVersion);
+            meta.putObject("io.modelcontextprotocol/clientCapabilities");
+            String method = body.get("method").asText();
+            builder.header("Mcp-Method", method);
+            if (method.equals("tools/call")) {
+                builder.header("Mcp-Name", params.get("name").asText());
+            }
+        }
+        builder.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
         if (sessionId != null) {
             builder.header("Mcp-Session-Id", sessionId);
         }

@@ -2,12 +2,15 @@ package dev.serverfs.bootstrap.serve;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +74,22 @@ final class McpYardsticks {
         }
         Files.writeString(marker, wanted, StandardCharsets.UTF_8);
         return HOME.toAbsolutePath();
+    }
+
+    /** Every check the conformance CLI wrote under {@code out} (one {@code checks.json} per scenario run). */
+    static List<JsonNode> checks(Path out) throws IOException {
+        if (!Files.isDirectory(out)) {
+            return List.of();
+        }
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> checks = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(out)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().equals("checks.json"))
+                    .toList()) {
+                json.readTree(file.toFile()).forEach(checks::add);
+            }
+        }
+        return checks;
     }
 
     /** Runs a command in {@code dir}, stdout and stderr merged, killed after {@code timeout}. */
