@@ -1,0 +1,62 @@
+package dev.serverfs.adapters.metrics;
+
+import dev.serverfs.application.port.out.AuditLog;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@link AuditLog} that counts every {@code tool_call} event before handing it on: {@code
+ * serverfs_tool_calls_total{tool,code}} (code {@code OK} or the stable error code) and the latency histogram {@code
+ * serverfs_tool_call_seconds{tool}}. Meters are looked up once per (tool, code), so a call costs two map reads and
+ * two atomic updates.
+ */
+public final class MeteredAuditLog implements AuditLog {
+
+    /** The {@code code} label of a successful call. */
+    public static final String OK = "OK";
+
+    private final AuditLog delegate;
+    private final MeterRegistry registry;
+    private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, ConcurrentMap<String, Counter>> counters = new ConcurrentHashMap<>();
+
+    public MeteredAuditLog(AuditLog delegate, MeterRegistry registry) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    @Override
+    public void toolCall(ToolCall event) {
+        try {
+            String code = event.errorCode().orElse(OK);
+            counters.computeIfAbsent(event.tool(), t -> new ConcurrentHashMap<>())
+                    .computeIfAbsent(
+                            code,
+                            c -> Counter.builder("serverfs.tool.calls")
+                                    .description("Tool calls by tool and result code (OK or the stable error code)")
+                                    .tag("tool", event.tool())
+                                    .tag("code", c)
+                                    .register(registry))
+                    .increment();
+            timers.computeIfAbsent(
+                            event.tool(),
+                            t -> Timer.builder("serverfs.tool.call")
+                                    .description("Tool call latency, from the request's arguments to its result")
+                                    .tag("tool", t)
+                                    .publishPercentileHistogram()
+                                    .minimumExpectedValue(Duration.ofMillis(1))
+                                    .maximumExpectedValue(Duration.ofMinutes(1))
+                                    .register(registry))
+                    .record(event.duration().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RuntimeException e) {
+            // The port promises never to throw; a metrics failure must not lose the audit event.
+        }
+        delegate.toolCall(event);
+    }
+}

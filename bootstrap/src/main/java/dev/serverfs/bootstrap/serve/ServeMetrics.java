@@ -1,0 +1,60 @@
+package dev.serverfs.bootstrap.serve;
+
+import dev.serverfs.adapters.metrics.AgentTaskGauges;
+import dev.serverfs.adapters.metrics.MeteredAuditLog;
+import dev.serverfs.adapters.metrics.MetricsListener;
+import dev.serverfs.adapters.metrics.PrometheusMetrics;
+import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.application.port.out.TaskStore;
+import dev.serverfs.bootstrap.config.ServerFsConfig;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * The metrics of {@code serve} when {@code SERVERFS_METRICS_PORT} is set (issue 27): one registry, the metering
+ * audit log, the Agent gauges when the Agent service is embedded, and the {@code /metrics} listener, started last.
+ */
+final class ServeMetrics implements AutoCloseable {
+
+    private final ServerFsConfig.Network network;
+    private final PrometheusMetrics metrics = new PrometheusMetrics();
+    private MetricsListener listener;
+
+    private ServeMetrics(ServerFsConfig.Network network) {
+        this.network = network;
+    }
+
+    /** Present exactly when the configuration turns metrics on. */
+    static Optional<ServeMetrics> create(ServerFsConfig.Network network) {
+        return network.metricsPort().map(port -> new ServeMetrics(network));
+    }
+
+    AuditLog audit(AuditLog delegate) {
+        return new MeteredAuditLog(delegate, metrics.registry());
+    }
+
+    void agentTasks(TaskStore store) {
+        AgentTaskGauges.register(store, Clock.systemUTC(), metrics);
+    }
+
+    void listen() {
+        listener = MetricsListener.start(
+                network.metricsHost(), network.metricsPort().orElseThrow(), network.metricsToken(), metrics);
+    }
+
+    InetSocketAddress address() {
+        return listener.address();
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (listener != null) {
+                listener.close();
+            }
+        } finally {
+            metrics.close();
+        }
+    }
+}
