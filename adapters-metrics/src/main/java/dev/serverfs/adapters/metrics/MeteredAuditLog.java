@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@link AuditLog} that counts every {@code tool_call} event before handing it on: {@code
  * serverfs_tool_calls_total{tool,code}} (code {@code OK} or the stable error code) and the latency histogram {@code
- * serverfs_tool_call_seconds{tool}}. Meters are looked up once per (tool, code), so a call costs two map reads and
- * two atomic updates.
+ * serverfs_tool_call_seconds{tool}}, and {@code serverfs_tool_results_truncated_total{tool}} for answers cut by a
+ * budget (a walk's entry cap, a result limit, a read's byte budget). Meters are looked up once per (tool, code), so
+ * a call costs a few map reads and atomic updates.
  */
 public final class MeteredAuditLog implements AuditLog {
 
@@ -25,6 +26,7 @@ public final class MeteredAuditLog implements AuditLog {
     private final MeterRegistry registry;
     private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, ConcurrentMap<String, Counter>> counters = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> truncated = new ConcurrentHashMap<>();
 
     public MeteredAuditLog(AuditLog delegate, MeterRegistry registry) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
@@ -54,6 +56,16 @@ public final class MeteredAuditLog implements AuditLog {
                                     .maximumExpectedValue(Duration.ofMinutes(1))
                                     .register(registry))
                     .record(event.duration().toNanos(), TimeUnit.NANOSECONDS);
+            if (Boolean.TRUE.equals(event.counters().get("truncated"))) {
+                truncated
+                        .computeIfAbsent(
+                                event.tool(),
+                                t -> Counter.builder("serverfs.tool.results.truncated")
+                                        .description("Successful calls whose answer was cut by a budget or limit")
+                                        .tag("tool", t)
+                                        .register(registry))
+                        .increment();
+            }
         } catch (RuntimeException e) {
             // The port promises never to throw; a metrics failure must not lose the audit event.
         }

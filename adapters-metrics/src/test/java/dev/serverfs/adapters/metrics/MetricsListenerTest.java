@@ -5,16 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.application.port.out.AuditLog;
+import java.net.StandardProtocolFamily;
 import java.net.URI;
+import java.net.UnixDomainSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MetricsListenerTest {
 
@@ -49,6 +55,42 @@ class MetricsListenerTest {
             assertTrue(body.contains("process_uptime_seconds"), "the process binders are bound");
             assertFalse(body.contains("plan.txt") || body.contains("secret"), "no path in a label");
             assertEquals(3, seen.size(), "every event still reaches the audit log");
+        }
+    }
+
+    @Test
+    void countsAnswersCutByABudget() {
+        try (PrometheusMetrics metrics = new PrometheusMetrics()) {
+            AuditLog audit = new MeteredAuditLog(e -> {}, metrics.registry());
+            audit.toolCall(AuditLog.ToolCall.succeeded(
+                    "search_text",
+                    Duration.ofMillis(9),
+                    Optional.of("docs"),
+                    Optional.empty(),
+                    Map.of("truncated", true)));
+            audit.toolCall(AuditLog.ToolCall.succeeded(
+                    "search_text",
+                    Duration.ofMillis(9),
+                    Optional.of("docs"),
+                    Optional.empty(),
+                    Map.of("truncated", false)));
+            String body = metrics.scrape();
+            assertTrue(body.contains("serverfs_tool_results_truncated_total{tool=\"search_text\"} 1.0"), body);
+        }
+    }
+
+    @Test
+    void theBridgeGaugeFollowsItsSocket(@TempDir Path dir) throws Exception {
+        Path socket = dir.resolve("bridge.sock");
+        try (PrometheusMetrics metrics = new PrometheusMetrics()) {
+            BridgeGauges.register(socket, metrics);
+            assertTrue(metrics.scrape().contains("serverfs_agent_bridge_up 0.0"), "no socket: down");
+            try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+                server.bind(UnixDomainSocketAddress.of(socket));
+                assertTrue(metrics.scrape().contains("serverfs_agent_bridge_up 1.0"), "listening: up");
+            }
+            Files.deleteIfExists(socket);
+            assertTrue(metrics.scrape().contains("serverfs_agent_bridge_up 0.0"), "gone again: down");
         }
     }
 

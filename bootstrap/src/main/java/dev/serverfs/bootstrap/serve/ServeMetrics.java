@@ -1,6 +1,7 @@
 package dev.serverfs.bootstrap.serve;
 
 import dev.serverfs.adapters.metrics.AgentTaskGauges;
+import dev.serverfs.adapters.metrics.BridgeGauges;
 import dev.serverfs.adapters.metrics.MeteredAuditLog;
 import dev.serverfs.adapters.metrics.MetricsListener;
 import dev.serverfs.adapters.metrics.PrometheusMetrics;
@@ -8,6 +9,7 @@ import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
 
@@ -36,6 +38,11 @@ final class ServeMetrics implements AutoCloseable {
 
     void agentTasks(TaskStore store) {
         AgentTaskGauges.register(store, Clock.systemUTC(), metrics);
+    }
+
+    /** The split deployment's Bridge socket, probed at each scrape. */
+    void bridge(Path socket) {
+        BridgeGauges.register(socket, metrics);
     }
 
     void listen() {

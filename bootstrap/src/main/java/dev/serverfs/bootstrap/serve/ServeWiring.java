@@ -107,6 +107,9 @@ public final class ServeWiring implements AutoCloseable {
                     settings(config), audit, tools, new ReadResourceService(config.workdirs(), fileSystem));
             for (ServeMetrics m : metrics.stream().toList()) {
                 agent.embedded().ifPresent(e -> m.agentTasks(e.taskStore()));
+                if (config.agent().bridgeEnabled() && !config.agent().embedded()) {
+                    m.bridge(config.agent().bridgeSocket());
+                }
                 m.listen();
             }
             return new ServeWiring(fileSystem, agent, owned, server, metrics);
