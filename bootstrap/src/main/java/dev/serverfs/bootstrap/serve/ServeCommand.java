@@ -85,6 +85,11 @@ public final class ServeCommand implements Callable<Integer> {
                 .addKeyValue("port", serving.server().port())
                 .addKeyValue("tools", serving.server().toolNames().size())
                 .log();
+        serving.metricsAddress()
+                .ifPresent(a -> log.atInfo()
+                        .setMessage("metrics_listening")
+                        .addKeyValue("port", a.getPort())
+                        .log());
         System.err.println("ServerFS listening on " + serving.server().endpoint());
         System.err.flush();
         try {

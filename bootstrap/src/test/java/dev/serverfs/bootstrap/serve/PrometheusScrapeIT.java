@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -99,6 +100,17 @@ class PrometheusScrapeIT {
                             "sum(serverfs_agent_tasks{status=\"waiting_for_approval\",runtime=\"fake\"})",
                             v -> v == 1,
                             "the waiting task by status and runtime");
+                    String exposition = HTTP.send(
+                                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .body();
+                    assertTrue(exposition.contains("serverfs_tool_calls_total{"), "the exposition has the counter");
+                    for (String secret : List.of("README.md", "missing.txt", "make notes", dir.toString())) {
+                        assertTrue(!exposition.contains(secret), "no path or prompt in the exposition");
+                    }
+                    assertTrue(serve.awaitLine(l -> l.contains("\"metrics_listening\""), WAIT)
+                            .isPresent());
                 } finally {
                     mcp.call("cancel_agent_task", Map.of("task_id", taskId));
                 }
