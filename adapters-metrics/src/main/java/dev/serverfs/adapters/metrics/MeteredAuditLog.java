@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * {@link AuditLog} that counts every {@code tool_call} event before handing it on: {@code
@@ -21,6 +22,33 @@ public final class MeteredAuditLog implements AuditLog {
 
     /** The {@code code} label of a successful call. */
     public static final String OK = "OK";
+
+    /**
+     * The histogram's bucket bounds: 50 µs (a warm {@code stat_file}) to 60 s (a search at its time bound), about
+     * 2.5× apart, 19 buckets per tool instead of Micrometer's ~100 percentile-histogram buckets over that range.
+     */
+    static final Duration[] BUCKETS = Stream.of(
+                    50_000L,
+                    100_000L,
+                    250_000L,
+                    500_000L,
+                    1_000_000L,
+                    2_500_000L,
+                    5_000_000L,
+                    10_000_000L,
+                    25_000_000L,
+                    50_000_000L,
+                    100_000_000L,
+                    250_000_000L,
+                    500_000_000L,
+                    1_000_000_000L,
+                    2_500_000_000L,
+                    5_000_000_000L,
+                    10_000_000_000L,
+                    30_000_000_000L,
+                    60_000_000_000L)
+            .map(Duration::ofNanos)
+            .toArray(Duration[]::new);
 
     private final AuditLog delegate;
     private final MeterRegistry registry;
@@ -51,9 +79,7 @@ public final class MeteredAuditLog implements AuditLog {
                             t -> Timer.builder("serverfs.tool.call")
                                     .description("Tool call latency, from the request's arguments to its result")
                                     .tag("tool", t)
-                                    .publishPercentileHistogram()
-                                    .minimumExpectedValue(Duration.ofMillis(1))
-                                    .maximumExpectedValue(Duration.ofMinutes(1))
+                                    .serviceLevelObjectives(BUCKETS)
                                     .register(registry))
                     .record(event.duration().toNanos(), TimeUnit.NANOSECONDS);
             if (Boolean.TRUE.equals(event.counters().get("truncated"))) {

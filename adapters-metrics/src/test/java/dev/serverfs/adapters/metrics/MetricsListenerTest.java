@@ -51,6 +51,8 @@ class MetricsListenerTest {
                     body.contains("serverfs_tool_calls_total{code=\"NOT_FOUND\",tool=\"read_text_file\"} 1.0"), body);
             assertTrue(body.contains("serverfs_tool_call_seconds_bucket{tool=\"stat_file\",le=\"+Inf\"} 2"), body);
             assertTrue(body.contains("serverfs_tool_call_seconds_count{tool=\"stat_file\"} 2"), body);
+            assertTrue(body.contains("serverfs_tool_call_seconds_bucket{tool=\"stat_file\",le=\"0.0025\"} 0"), body);
+            assertTrue(body.contains("serverfs_tool_call_seconds_bucket{tool=\"stat_file\",le=\"0.005\"} 2"), body);
             assertTrue(body.contains("jvm_memory_used_bytes"), "the JVM binders are bound");
             assertTrue(body.contains("process_uptime_seconds"), "the process binders are bound");
             assertFalse(body.contains("plan.txt") || body.contains("secret"), "no path in a label");
