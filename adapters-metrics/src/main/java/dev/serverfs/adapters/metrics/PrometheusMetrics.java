@@ -1,5 +1,6 @@
 package dev.serverfs.adapters.metrics;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -11,6 +12,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +41,14 @@ public final class PrometheusMetrics implements AutoCloseable {
     /** The registry meters are registered in. */
     public PrometheusMeterRegistry registry() {
         return registry;
+    }
+
+    /**
+     * A gauge read at each scrape from another adapter's counts (the composition root passes a method reference):
+     * {@code tags} are key-value pairs of fixed names, never a path or a user's text.
+     */
+    public void gauge(String name, String description, Supplier<Number> value, String... tags) {
+        Gauge.builder(name, value).description(description).tags(tags).register(registry);
     }
 
     /** Runs {@code refresher} before every scrape; a failing refresher is logged and skipped, never fatal. */

@@ -1,5 +1,6 @@
 package dev.serverfs.bootstrap.serve;
 
+import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
 import dev.serverfs.adapters.metrics.AgentTaskGauges;
 import dev.serverfs.adapters.metrics.BridgeGauges;
 import dev.serverfs.adapters.metrics.MeteredAuditLog;
@@ -38,6 +39,13 @@ final class ServeMetrics implements AutoCloseable {
 
     void agentTasks(TaskStore store) {
         AgentTaskGauges.register(store, Clock.systemUTC(), metrics);
+    }
+
+    /** Searches and walks holding or waiting for a slot of the filesystem adapter. */
+    void searches(LinuxWorkdirFileSystem fs) {
+        String what = "find_files walks and search_text searches by state (running on a slot, queued for one)";
+        metrics.gauge("serverfs.searches", what, fs::searchesRunning, "state", "running");
+        metrics.gauge("serverfs.searches", what, fs::searchesQueued, "state", "queued");
     }
 
     /** The split deployment's Bridge socket, probed at each scrape. */

@@ -106,6 +106,7 @@ public final class ServeWiring implements AutoCloseable {
             server = McpServer.start(
                     settings(config), audit, tools, new ReadResourceService(config.workdirs(), fileSystem));
             for (ServeMetrics m : metrics.stream().toList()) {
+                m.searches(fileSystem);
                 agent.embedded().ifPresent(e -> m.agentTasks(e.taskStore()));
                 if (config.agent().bridgeEnabled() && !config.agent().embedded()) {
                     m.bridge(config.agent().bridgeSocket());

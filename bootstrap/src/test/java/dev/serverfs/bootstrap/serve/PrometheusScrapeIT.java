@@ -106,6 +106,8 @@ class PrometheusScrapeIT {
                                     HttpResponse.BodyHandlers.ofString())
                             .body();
                     assertTrue(exposition.contains("serverfs_tool_calls_total{"), "the exposition has the counter");
+                    assertTrue(exposition.contains("serverfs_searches{state=\"running\"} 0.0"), "no search runs now");
+                    assertTrue(exposition.contains("serverfs_searches{state=\"queued\"} 0.0"), "none waits");
                     for (String secret : List.of("README.md", "missing.txt", "make notes", dir.toString())) {
                         assertTrue(!exposition.contains(secret), "no path or prompt in the exposition");
                     }
