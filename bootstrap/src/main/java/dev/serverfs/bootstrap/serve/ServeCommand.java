@@ -64,8 +64,10 @@ public final class ServeCommand implements Callable<Integer> {
                     .setMessage("listen_failed")
                     .addKeyValue("reason", cause)
                     .log();
-            System.err.println("ServerFS: cannot listen on " + config.network().host() + ":"
-                    + config.network().port() + ": " + cause);
+            String address = e instanceof ServeMetrics.ListenFailed metrics
+                    ? metrics.address()
+                    : config.network().host() + ":" + config.network().port();
+            System.err.println("ServerFS: cannot listen on " + address + ": " + cause);
             return EXIT_CANNOT_LISTEN;
         }
         CountDownLatch stopRequested = new CountDownLatch(1);

@@ -54,8 +54,27 @@ final class ServeMetrics implements AutoCloseable {
     }
 
     void listen() {
-        listener = MetricsListener.start(
-                network.metricsHost(), network.metricsPort().orElseThrow(), network.metricsToken(), metrics);
+        int port = network.metricsPort().orElseThrow();
+        try {
+            listener = MetricsListener.start(network.metricsHost(), port, network.metricsToken(), metrics);
+        } catch (RuntimeException e) {
+            throw new ListenFailed(network.metricsHost() + ":" + port, e);
+        }
+    }
+
+    /** The metrics listener could not be opened; {@code address} is the operator's own setting. */
+    static final class ListenFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final String address;
+
+        ListenFailed(String address, RuntimeException cause) {
+            super("cannot open the metrics listener", cause);
+            this.address = address;
+        }
+
+        String address() {
+            return address;
+        }
     }
 
     InetSocketAddress address() {

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -122,6 +124,19 @@ class PrometheusScrapeIT {
                     prometheus.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 }
             }
+        }
+    }
+
+    @Test
+    void a_taken_metrics_port_stops_serve_naming_the_metrics_address(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("proj"));
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ServeProcess serve = ServeProcess.start(env(dir, taken.getLocalPort()))) {
+            assertEquals(ServeCommand.EXIT_CANNOT_LISTEN, serve.waitForExit(WAIT));
+            String expected = "ServerFS: cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": ";
+            assertTrue(
+                    serve.stderr().stream().anyMatch(l -> l.startsWith(expected)),
+                    "names the metrics address: " + serve.stderr());
         }
     }
 
