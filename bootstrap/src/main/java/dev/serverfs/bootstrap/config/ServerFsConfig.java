@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The validated, immutable configuration of one ServerFS process, built by the configuration loader from the
@@ -111,10 +112,18 @@ public record ServerFsConfig(
             return isLoopback(metricsHost) ? Optional.empty() : authToken;
         }
 
-        /** Whether a bind address is a loopback one, by its text alone (no name resolution). */
+        private static final Pattern LOOPBACK_V4 = Pattern.compile("127(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}");
+
+        /**
+         * Whether a bind address is a loopback one, by its text alone (no name resolution): {@code localhost},
+         * {@code ::1} or an IPv4 literal in 127.0.0.0/8 — a host name such as {@code 127.example.com} is not.
+         */
         public static boolean isLoopback(String host) {
             String h = host.toLowerCase(Locale.ROOT);
-            return h.equals("localhost") || h.equals("::1") || h.equals("[::1]") || h.startsWith("127.");
+            return h.equals("localhost")
+                    || h.equals("::1")
+                    || h.equals("[::1]")
+                    || LOOPBACK_V4.matcher(h).matches();
         }
 
         @Override

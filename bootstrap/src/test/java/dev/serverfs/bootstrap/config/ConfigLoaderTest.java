@@ -269,8 +269,13 @@ class ConfigLoaderTest {
         ServerFsConfig.Network loopback = load().network();
         assertEquals(Optional.of(9464), loopback.metricsPort());
         assertEquals(Optional.empty(), loopback.metricsToken());
+        for (String notLoopback : List.of("0.0.0.0", "127.example.com", "127.0.0.1.example.com", "10.0.0.1")) {
+            env.put("SERVERFS_METRICS_HOST", notLoopback);
+            assertRejected("SERVERFS_METRICS_HOST is not a loopback address, so SERVERFS_AUTH_TOKEN must be set");
+        }
+        env.put("SERVERFS_METRICS_HOST", "127.0.0.2");
+        assertEquals(Optional.empty(), load().network().metricsToken());
         env.put("SERVERFS_METRICS_HOST", "0.0.0.0");
-        assertRejected("SERVERFS_METRICS_HOST is not a loopback address, so SERVERFS_AUTH_TOKEN must be set");
         env.put("SERVERFS_AUTH_TOKEN", "s3cret-token");
         assertEquals(Optional.of("s3cret-token"), load().network().metricsToken());
         env.put("SERVERFS_METRICS_PORT", "0");
