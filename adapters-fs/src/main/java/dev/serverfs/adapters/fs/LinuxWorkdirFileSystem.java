@@ -379,6 +379,16 @@ public final class LinuxWorkdirFileSystem
         return path;
     }
 
+    /** Searches and walks holding a slot right now (the metrics' {@code serverfs_searches{state="running"}}). */
+    public int searchesRunning() {
+        return search.slots().running() + walks.running();
+    }
+
+    /** Searches and walks waiting for a slot right now (the metrics' {@code serverfs_searches{state="queued"}}). */
+    public int searchesQueued() {
+        return search.slots().waiting() + walks.waiting();
+    }
+
     /** Closes the held root descriptors. */
     @Override
     public void close() {

@@ -82,6 +82,11 @@ final class NativeTextSearch implements AutoCloseable {
         this.slots = new SearchSlots("serverfs-search-slot", threads, threads * WAITING_PER_SLOT);
     }
 
+    /** The search slots, read by the metrics. */
+    SearchSlots slots() {
+        return slots;
+    }
+
     @Override
     public void close() {
         slots.close();

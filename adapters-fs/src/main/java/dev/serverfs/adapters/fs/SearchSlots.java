@@ -44,6 +44,11 @@ final class SearchSlots implements AutoCloseable {
         return slots;
     }
 
+    /** How many pieces of work hold a slot right now (for the metrics). */
+    int running() {
+        return pool.getActiveCount();
+    }
+
     /** How many pieces of work wait for a slot right now. */
     int waiting() {
         return pool.getQueue().size();

@@ -67,6 +67,7 @@ class SearchSlotsTest {
         assertEquals(Optional.empty(), waited);
         assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(5), "ended at its deadline");
         assertEquals(0, slots.waiting(), "withdrawn from the queue");
+        assertEquals(1, slots.running(), "the held slot is counted as running");
         release.countDown();
         // The slot is free again and runs the next search; the withdrawn one never ran.
         assertEquals(Optional.of("next"), slots.run(() -> "next", System.nanoTime() + LONG, () -> {}));

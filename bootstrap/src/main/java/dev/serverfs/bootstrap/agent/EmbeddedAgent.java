@@ -11,6 +11,7 @@ import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
 import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.out.AgentRuntime;
+import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.application.service.agent.AgentService;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.bootstrap.launch.ServerFsProcess;
@@ -171,6 +172,11 @@ public final class EmbeddedAgent implements AutoCloseable {
     }
 
     /** The nine Agent use cases of the hosted service. */
+    /** The task store, read by the metrics' Agent gauges. */
+    public TaskStore taskStore() {
+        return stores.taskStore();
+    }
+
     public AgentUseCases useCases() {
         return service.useCases();
     }

@@ -136,15 +136,28 @@ public final class ConfigLoader {
         if (host.chars().anyMatch(c -> Character.isWhitespace(c) || c == '/' || c == '*')) {
             throw new ConfigurationException("SERVERFS_HOST must be an IP address or host name");
         }
+        String metricsHost = ServerSettings.METRICS_HOST.get(vars);
+        if (metricsHost.isEmpty()
+                || metricsHost.chars().anyMatch(c -> Character.isWhitespace(c) || c == '/' || c == '*')) {
+            throw new ConfigurationException("SERVERFS_METRICS_HOST must be an IP address or host name");
+        }
+        Optional<Integer> metricsPort = ServerSettings.METRICS_PORT.find(vars);
+        Optional<String> token = ServerSettings.AUTH_TOKEN.find(vars);
+        if (metricsPort.isPresent() && token.isEmpty() && !ServerFsConfig.Network.isLoopback(metricsHost)) {
+            throw new ConfigurationException(
+                    "SERVERFS_METRICS_HOST is not a loopback address, so SERVERFS_AUTH_TOKEN must be set");
+        }
         return new ServerFsConfig.Network(
                 host,
                 ServerSettings.PORT.get(vars),
                 ServerSettings.ALLOWED_HOSTS.get(vars),
                 ServerSettings.ALLOWED_ORIGINS.get(vars),
-                ServerSettings.AUTH_TOKEN.find(vars),
+                token,
                 ServerSettings.MAX_CONNECTIONS.find(vars),
                 ServerSettings.REQUEST_BODY_TIMEOUT_SECONDS.get(vars),
-                ServerSettings.REQUEST_BODY_MIN_BYTES_PER_SECOND.get(vars));
+                ServerSettings.REQUEST_BODY_MIN_BYTES_PER_SECOND.get(vars),
+                metricsPort,
+                metricsHost);
     }
 
     private ServerLimits limits() throws ConfigurationException {

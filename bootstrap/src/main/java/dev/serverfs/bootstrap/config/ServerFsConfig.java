@@ -5,9 +5,11 @@ import dev.serverfs.domain.workdir.Workdirs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The validated, immutable configuration of one ServerFS process, built by the configuration loader from the
@@ -60,7 +62,8 @@ public record ServerFsConfig(
     /**
      * {@code SERVERFS_HOST}, {@code SERVERFS_PORT}, allow-lists and the optional bearer token (CONTRACT.md §4), and
      * the transport bounds: {@code SERVERFS_MAX_CONNECTIONS} (empty: derived from the descriptor limit) and the
-     * request-body deadlines.
+     * request-body deadlines; {@code metricsPort} ({@code SERVERFS_METRICS_PORT}, empty: no metrics listener) and
+     * {@code metricsHost} where that listener binds.
      */
     public record Network(
             String host,
@@ -70,7 +73,9 @@ public record ServerFsConfig(
             Optional<String> authToken,
             Optional<Integer> maxConnections,
             Duration bodyTimeout,
-            int bodyMinBytesPerSecond) {
+            int bodyMinBytesPerSecond,
+            Optional<Integer> metricsPort,
+            String metricsHost) {
 
         /** Default transport bounds. */
         public Network(
@@ -79,7 +84,17 @@ public record ServerFsConfig(
                 Set<String> allowedHosts,
                 Set<String> allowedOrigins,
                 Optional<String> authToken) {
-            this(host, port, allowedHosts, allowedOrigins, authToken, Optional.empty(), Duration.ofSeconds(60), 1024);
+            this(
+                    host,
+                    port,
+                    allowedHosts,
+                    allowedOrigins,
+                    authToken,
+                    Optional.empty(),
+                    Duration.ofSeconds(60),
+                    1024,
+                    Optional.empty(),
+                    "127.0.0.1");
         }
 
         public Network {
@@ -88,6 +103,27 @@ public record ServerFsConfig(
             Objects.requireNonNull(authToken, "authToken");
             Objects.requireNonNull(maxConnections, "maxConnections");
             Objects.requireNonNull(bodyTimeout, "bodyTimeout");
+            Objects.requireNonNull(metricsPort, "metricsPort");
+            Objects.requireNonNull(metricsHost, "metricsHost");
+        }
+
+        /** The token a scrape of {@code /metrics} must carry: the auth token unless the listener is loopback. */
+        public Optional<String> metricsToken() {
+            return isLoopback(metricsHost) ? Optional.empty() : authToken;
+        }
+
+        private static final Pattern LOOPBACK_V4 = Pattern.compile("127(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}");
+
+        /**
+         * Whether a bind address is a loopback one, by its text alone (no name resolution): {@code localhost},
+         * {@code ::1} or an IPv4 literal in 127.0.0.0/8 — a host name such as {@code 127.example.com} is not.
+         */
+        public static boolean isLoopback(String host) {
+            String h = host.toLowerCase(Locale.ROOT);
+            return h.equals("localhost")
+                    || h.equals("::1")
+                    || h.equals("[::1]")
+                    || LOOPBACK_V4.matcher(h).matches();
         }
 
         @Override

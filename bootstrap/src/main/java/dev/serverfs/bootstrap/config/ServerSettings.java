@@ -58,6 +58,18 @@ public final class ServerSettings {
             new Style<>("printable ASCII, no spaces", ServerSettings::token),
             "",
             "When set, /mcp requires Authorization: Bearer <this token>.");
+    public static final Setting<Integer> METRICS_PORT = Setting.of(
+            "SERVERFS_METRICS_PORT",
+            SERVER,
+            Style.integer(1, 65535),
+            "",
+            "When set, GET /metrics (Prometheus text) answers on a listener of its own on this port; unset: off.");
+    public static final Setting<String> METRICS_HOST = Setting.of(
+            "SERVERFS_METRICS_HOST",
+            SERVER,
+            Style.text("address or host name"),
+            "127.0.0.1",
+            "Bind address of the metrics listener; a non-loopback address needs SERVERFS_AUTH_TOKEN.");
     public static final Setting<Integer> MAX_CONNECTIONS = Setting.of(
             "SERVERFS_MAX_CONNECTIONS",
             SERVER,
@@ -227,6 +239,8 @@ public final class ServerSettings {
             ALLOWED_HOSTS,
             ALLOWED_ORIGINS,
             AUTH_TOKEN,
+            METRICS_PORT,
+            METRICS_HOST,
             MAX_CONNECTIONS,
             REQUEST_BODY_TIMEOUT_SECONDS,
             REQUEST_BODY_MIN_BYTES_PER_SECOND,

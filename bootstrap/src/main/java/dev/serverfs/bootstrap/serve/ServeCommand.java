@@ -69,8 +69,10 @@ public final class ServeCommand implements Callable<Integer> {
                     .setMessage("listen_failed")
                     .addKeyValue("reason", cause)
                     .log();
-            System.err.println("ServerFS: cannot listen on " + config.network().host() + ":"
-                    + config.network().port() + ": " + cause);
+            String address = e instanceof ServeMetrics.ListenFailed metrics
+                    ? metrics.address()
+                    : config.network().host() + ":" + config.network().port();
+            System.err.println("ServerFS: cannot listen on " + address + ": " + cause);
             return EXIT_CANNOT_LISTEN;
         }
         CountDownLatch stopRequested = new CountDownLatch(1);
@@ -90,6 +92,11 @@ public final class ServeCommand implements Callable<Integer> {
                 .addKeyValue("port", serving.server().port())
                 .addKeyValue("tools", serving.server().toolNames().size())
                 .log();
+        serving.metricsAddress()
+                .ifPresent(a -> log.atInfo()
+                        .setMessage("metrics_listening")
+                        .addKeyValue("port", a.getPort())
+                        .log());
         System.err.println("ServerFS listening on " + serving.server().endpoint());
         System.err.flush();
         try {

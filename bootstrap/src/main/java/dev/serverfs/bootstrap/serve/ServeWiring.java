@@ -38,6 +38,7 @@ import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.bootstrap.launch.ServerFsVersion;
 import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.Workdirs;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -59,16 +60,19 @@ public final class ServeWiring implements AutoCloseable {
     private final AgentWiring agent;
     private final Optional<SidecarFileIngress> ingress;
     private final McpServer server;
+    private final Optional<ServeMetrics> metrics;
 
     private ServeWiring(
             LinuxWorkdirFileSystem fileSystem,
             AgentWiring agent,
             Optional<SidecarFileIngress> ingress,
-            McpServer server) {
+            McpServer server,
+            Optional<ServeMetrics> metrics) {
         this.fileSystem = fileSystem;
         this.agent = agent;
         this.ingress = ingress;
         this.server = server;
+        this.metrics = metrics;
     }
 
     /** Starts the MCP endpoint for this configuration. */
@@ -85,8 +89,12 @@ public final class ServeWiring implements AutoCloseable {
         Optional<SidecarFileIngress> owned =
                 fileIngress.filter(SidecarFileIngress.class::isInstance).map(SidecarFileIngress.class::cast);
         AgentWiring agent = null;
+        Optional<ServeMetrics> metrics = Optional.empty();
+        McpServer server = null;
         try {
-            AuditLog audit = new Slf4jAuditLog();
+            metrics = ServeMetrics.create(config.network());
+            AuditLog audit =
+                    metrics.<AuditLog>map(m -> m.audit(new Slf4jAuditLog())).orElseGet(Slf4jAuditLog::new);
             agent = AgentWiring.start(config, fileSystem);
             List<McpTool> tools = new ArrayList<>(tools(
                     config,
@@ -96,10 +104,22 @@ public final class ServeWiring implements AutoCloseable {
                     agent.slotRecovery(),
                     fileIngress.map(FileIngress.class::cast)));
             tools.addAll(agent.tools());
-            McpServer server = McpServer.start(
+            server = McpServer.start(
                     settings(config), audit, tools, new ReadResourceService(config.workdirs(), fileSystem));
-            return new ServeWiring(fileSystem, agent, owned, server);
+            for (ServeMetrics m : metrics.stream().toList()) {
+                m.searches(fileSystem);
+                agent.embedded().ifPresent(e -> m.agentTasks(e.taskStore()));
+                if (config.agent().bridgeEnabled() && !config.agent().embedded()) {
+                    m.bridge(config.agent().bridgeSocket());
+                }
+                m.listen();
+            }
+            return new ServeWiring(fileSystem, agent, owned, server, metrics);
         } catch (RuntimeException e) {
+            metrics.ifPresent(ServeMetrics::close);
+            if (server != null) {
+                server.close();
+            }
             if (agent != null) {
                 agent.close();
             }
@@ -122,9 +142,15 @@ public final class ServeWiring implements AutoCloseable {
         return server;
     }
 
+    /** The bound {@code /metrics} listener's address, when {@code SERVERFS_METRICS_PORT} is set. */
+    public Optional<InetSocketAddress> metricsAddress() {
+        return metrics.map(ServeMetrics::address);
+    }
+
     @Override
     public void close() {
         try {
+            metrics.ifPresent(ServeMetrics::close);
             server.close();
         } finally {
             try {

@@ -261,6 +261,31 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void metrics_are_off_by_default_and_a_non_loopback_listener_needs_the_token() throws Exception {
+        ServerFsConfig.Network off = load().network();
+        assertEquals(Optional.empty(), off.metricsPort());
+        assertEquals("127.0.0.1", off.metricsHost());
+        env.put("SERVERFS_METRICS_PORT", "9464");
+        ServerFsConfig.Network loopback = load().network();
+        assertEquals(Optional.of(9464), loopback.metricsPort());
+        assertEquals(Optional.empty(), loopback.metricsToken());
+        for (String notLoopback : List.of("0.0.0.0", "127.example.com", "127.0.0.1.example.com", "10.0.0.1")) {
+            env.put("SERVERFS_METRICS_HOST", notLoopback);
+            assertRejected("SERVERFS_METRICS_HOST is not a loopback address, so SERVERFS_AUTH_TOKEN must be set");
+        }
+        env.put("SERVERFS_METRICS_HOST", "127.0.0.2");
+        assertEquals(Optional.empty(), load().network().metricsToken());
+        env.put("SERVERFS_METRICS_HOST", "0.0.0.0");
+        env.put("SERVERFS_AUTH_TOKEN", "s3cret-token");
+        assertEquals(Optional.of("s3cret-token"), load().network().metricsToken());
+        env.put("SERVERFS_METRICS_PORT", "0");
+        assertRejected("SERVERFS_METRICS_PORT must be an integer from 1 to 65535");
+        env.put("SERVERFS_METRICS_PORT", "9464");
+        env.put("SERVERFS_METRICS_HOST", "a b");
+        assertRejected("SERVERFS_METRICS_HOST must be an IP address or host name");
+    }
+
+    @Test
     void port_must_be_1_to_65535() throws Exception {
         for (String bad : List.of("0", "65536", "-1", "http", "80.5")) {
             env.put("SERVERFS_PORT", bad);

@@ -1,0 +1,94 @@
+package dev.serverfs.bootstrap.serve;
+
+import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
+import dev.serverfs.adapters.metrics.AgentTaskGauges;
+import dev.serverfs.adapters.metrics.BridgeGauges;
+import dev.serverfs.adapters.metrics.MeteredAuditLog;
+import dev.serverfs.adapters.metrics.MetricsListener;
+import dev.serverfs.adapters.metrics.PrometheusMetrics;
+import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.application.port.out.TaskStore;
+import dev.serverfs.bootstrap.config.ServerFsConfig;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * The metrics of {@code serve} when {@code SERVERFS_METRICS_PORT} is set (issue 27): one registry, the metering
+ * audit log, the Agent gauges when the Agent service is embedded, and the {@code /metrics} listener, started last.
+ */
+final class ServeMetrics implements AutoCloseable {
+
+    private final ServerFsConfig.Network network;
+    private final PrometheusMetrics metrics = new PrometheusMetrics();
+    private MetricsListener listener;
+
+    private ServeMetrics(ServerFsConfig.Network network) {
+        this.network = network;
+    }
+
+    /** Present exactly when the configuration turns metrics on. */
+    static Optional<ServeMetrics> create(ServerFsConfig.Network network) {
+        return network.metricsPort().map(port -> new ServeMetrics(network));
+    }
+
+    AuditLog audit(AuditLog delegate) {
+        return new MeteredAuditLog(delegate, metrics.registry());
+    }
+
+    void agentTasks(TaskStore store) {
+        AgentTaskGauges.register(store, Clock.systemUTC(), metrics);
+    }
+
+    /** Searches and walks holding or waiting for a slot of the filesystem adapter. */
+    void searches(LinuxWorkdirFileSystem fs) {
+        String what = "find_files walks and search_text searches by state (running on a slot, queued for one)";
+        metrics.gauge("serverfs.searches", what, fs::searchesRunning, "state", "running");
+        metrics.gauge("serverfs.searches", what, fs::searchesQueued, "state", "queued");
+    }
+
+    /** The split deployment's Bridge socket, probed at each scrape. */
+    void bridge(Path socket) {
+        BridgeGauges.register(socket, metrics);
+    }
+
+    void listen() {
+        int port = network.metricsPort().orElseThrow();
+        try {
+            listener = MetricsListener.start(network.metricsHost(), port, network.metricsToken(), metrics);
+        } catch (RuntimeException e) {
+            throw new ListenFailed(network.metricsHost() + ":" + port, e);
+        }
+    }
+
+    /** The metrics listener could not be opened; {@code address} is the operator's own setting. */
+    static final class ListenFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final String address;
+
+        ListenFailed(String address, RuntimeException cause) {
+            super("cannot open the metrics listener", cause);
+            this.address = address;
+        }
+
+        String address() {
+            return address;
+        }
+    }
+
+    InetSocketAddress address() {
+        return listener.address();
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (listener != null) {
+                listener.close();
+            }
+        } finally {
+            metrics.close();
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package dev.serverfs.bootstrap.serve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.DoublePredicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real scrape (issue 27 item 2): Debian's {@code prometheus}, started here with a generated scrape config, scrapes
+ * a real {@code serve} (embedded Agent, fake runtime) on loopback while the test drives tool calls; Prometheus's
+ * HTTP API must then report the tool-call counter, a latency quantile and the waiting-on-a-human gauge moving as
+ * the traffic says. Skipped in one line where no {@code prometheus} binary is installed.
+ */
+class PrometheusScrapeIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String SKIPPED =
+            "prometheus-scrape: skipped: no prometheus binary on the PATH (Debian: apt-get install prometheus)";
+    private static final int STATS = 25;
+    private static final int MISSES = 3;
+
+    @Test
+    void prometheus_scrapes_tool_calls_latency_and_tasks_waiting_on_a_human(@TempDir Path dir) throws Exception {
+        Optional<Path> binary = prometheus();
+        if (binary.isEmpty()) {
+            System.out.println(SKIPPED);
+        }
+        assumeTrue(binary.isPresent(), SKIPPED);
+        Path proj = Files.createDirectories(dir.resolve("proj"));
+        Files.writeString(proj.resolve("README.md"), "hello\n");
+        int metricsPort = ServeProcess.freePort();
+        try (ServeProcess serve = ServeProcess.start(env(dir, metricsPort))) {
+            McpTestClient mcp = new McpTestClient(serve.awaitUrl(WAIT));
+            int promPort = ServeProcess.freePort();
+            Process prometheus = startPrometheus(binary.get(), dir, metricsPort, promPort);
+            try {
+                Prom prom = new Prom(promPort);
+                prom.await("up{job=\"serverfs\"}", v -> v == 1, "the target is up");
+                // Before the traffic: no stat_file call has been counted yet.
+                assertEquals(
+                        OptionalDouble.empty(),
+                        prom.value("serverfs_tool_calls_total{tool=\"stat_file\"}"),
+                        "no stat_file call counted before the traffic");
+
+                for (int i = 0; i < STATS; i++) {
+                    mcp.call("stat_file", Map.of("workdir", "proj", "path", "README.md"))
+                            .ok();
+                }
+                for (int i = 0; i < MISSES; i++) {
+                    assertEquals(
+                            "PATH_NOT_FOUND",
+                            mcp.call("read_text_file", Map.of("workdir", "proj", "path", "missing.txt"))
+                                    .code());
+                }
+                String taskId = mcp.call(
+                                "submit_agent_task", AgentScenarios.submit("proj", "fake", "approval:make notes"))
+                        .ok()
+                        .get("task_id")
+                        .asText();
+                try {
+                    prom.await(
+                            "sum(serverfs_tool_calls_total{tool=\"stat_file\",code=\"OK\"})",
+                            v -> v == STATS,
+                            "every stat_file call counted as OK");
+                    prom.await(
+                            "sum(serverfs_tool_calls_total{tool=\"read_text_file\",code=\"PATH_NOT_FOUND\"})",
+                            v -> v == MISSES,
+                            "the failed reads counted by their code");
+                    prom.await(
+                            "histogram_quantile(0.9, sum by (le) (serverfs_tool_call_seconds_bucket{tool=\"stat_file\"}))",
+                            v -> v > 0 && v < 5,
+                            "a stat_file latency quantile within (0, 5) seconds");
+                    prom.await("serverfs_agent_waiting_on_human", v -> v == 1, "the task waiting for an approval");
+                    prom.await(
+                            "sum(serverfs_agent_tasks{status=\"waiting_for_approval\",runtime=\"fake\"})",
+                            v -> v == 1,
+                            "the waiting task by status and runtime");
+                    String exposition = HTTP.send(
+                                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .body();
+                    assertTrue(exposition.contains("serverfs_tool_calls_total{"), "the exposition has the counter");
+                    assertTrue(exposition.contains("serverfs_searches{state=\"running\"} 0.0"), "no search runs now");
+                    assertTrue(exposition.contains("serverfs_searches{state=\"queued\"} 0.0"), "none waits");
+                    for (String secret : List.of("README.md", "missing.txt", "make notes", dir.toString())) {
+                        assertTrue(!exposition.contains(secret), "no path or prompt in the exposition");
+                    }
+                    assertTrue(serve.awaitLine(l -> l.contains("\"metrics_listening\""), WAIT)
+                            .isPresent());
+                } finally {
+                    mcp.call("cancel_agent_task", Map.of("task_id", taskId));
+                }
+            } finally {
+                prometheus.destroy();
+                if (!prometheus.waitFor(20, TimeUnit.SECONDS)) {
+                    prometheus.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
+    @Test
+    void a_taken_metrics_port_stops_serve_naming_the_metrics_address(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("proj"));
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ServeProcess serve = ServeProcess.start(env(dir, taken.getLocalPort()))) {
+            assertEquals(ServeCommand.EXIT_CANNOT_LISTEN, serve.waitForExit(WAIT));
+            String expected = "ServerFS: cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": ";
+            assertTrue(
+                    serve.stderr().stream().anyMatch(l -> l.startsWith(expected)),
+                    "names the metrics address: " + serve.stderr());
+        }
+    }
+
+    private static Map<String, String> env(Path dir, int metricsPort) throws IOException {
+        Map<String, String> env = new HashMap<>();
+        env.put("SERVERFS_HOST", "127.0.0.1");
+        env.put("SERVERFS_PORT", Integer.toString(ServeProcess.freePort()));
+        env.put("SERVERFS_METRICS_PORT", Integer.toString(metricsPort));
+        env.put("SERVERFS_AGENT_BRIDGE_ENABLED", "true");
+        env.put("SERVERFS_AGENT_EMBEDDED", "true");
+        env.put("SERVERFS_AGENT_ENABLE_FAKE_RUNTIME", "true");
+        env.put("SERVERFS_AGENT_BRIDGE_STATE_DIR", dir.resolve("state").toString());
+        env.put("SERVERFS_AGENT_LOCK_DIR", dir.resolve("locks").toString());
+        env.put("WORKDIR_01_ALIAS", "proj");
+        env.put("WORKDIR_01_PATH", dir.resolve("proj").toString());
+        env.put("WORKDIR_01_READ_ONLY", "false");
+        env.put("WORKDIR_01_AGENT_MODE", "workspace-write");
+        env.put("WORKDIR_01_AGENT_RUNTIMES", "fake");
+        return env;
+    }
+
+    private static Process startPrometheus(Path binary, Path dir, int metricsPort, int promPort) throws IOException {
+        Path config = dir.resolve("prometheus.yml");
+        Files.writeString(config, """
+                global:
+                  scrape_interval: 1s
+                  scrape_timeout: 1s
+                scrape_configs:
+                  - job_name: serverfs
+                    metrics_path: /metrics
+                    static_configs:
+                      - targets: ["127.0.0.1:%d"]
+                """.formatted(metricsPort));
+        return new ProcessBuilder(
+                        binary.toString(),
+                        "--config.file=" + config,
+                        "--storage.tsdb.path=" + dir.resolve("tsdb"),
+                        "--web.listen-address=127.0.0.1:" + promPort,
+                        "--log.level=warn")
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("prometheus.log").toFile())
+                .start();
+    }
+
+    /** The {@code prometheus} binary on the PATH, if any. */
+    private static Optional<Path> prometheus() {
+        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
+        return Stream.of(path.split(File.pathSeparator))
+                .filter(p -> !p.isEmpty())
+                .map(p -> Path.of(p, "prometheus"))
+                .filter(Files::isExecutable)
+                .findFirst();
+    }
+
+    /** Prometheus's HTTP API on loopback: instant queries, polled against a deadline. */
+    private record Prom(int port) {
+
+        /** Polls {@code query} until its single value satisfies {@code expected} or {@link #WAIT} passes. */
+        void await(String query, DoublePredicate expected, String what) throws Exception {
+            Instant deadline = Instant.now().plus(WAIT);
+            OptionalDouble last = OptionalDouble.empty();
+            while (Instant.now().isBefore(deadline)) {
+                last = value(query);
+                if (last.isPresent() && expected.test(last.getAsDouble())) {
+                    return;
+                }
+                // Bounded polling: Prometheus scrapes every second; ask again every 200 ms until the deadline.
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            }
+            throw new AssertionError(what + ": " + query + " is " + last + " after " + WAIT);
+        }
+
+        /** The value of an instant query answering one sample, else empty. */
+        OptionalDouble value(String query) throws IOException, InterruptedException {
+            URI uri = URI.create("http://127.0.0.1:" + port + "/api/v1/query?query="
+                    + URLEncoder.encode(query, StandardCharsets.UTF_8));
+            HttpResponse<String> r;
+            try {
+                r = HTTP.send(
+                        HttpRequest.newBuilder(uri)
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+            } catch (IOException notYetListening) {
+                return OptionalDouble.empty();
+            }
+            if (r.statusCode() != 200) {
+                return OptionalDouble.empty();
+            }
+            JsonNode body = JSON.readTree(r.body());
+            assertEquals("success", body.path("status").asText(), r.body());
+            JsonNode result = body.path("data").path("result");
+            if (result.size() != 1) {
+                return OptionalDouble.empty();
+            }
+            double v = Double.parseDouble(result.get(0).path("value").get(1).asText());
+            assertTrue(!Double.isInfinite(v), query + " is infinite");
+            return Double.isNaN(v) ? OptionalDouble.empty() : OptionalDouble.of(v);
+        }
+    }
+}
