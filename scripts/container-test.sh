@@ -208,6 +208,11 @@ say "compose up -d --build (project $run_id, ${compose_cmd[*]})"
 started=$(date +%s)
 timeout 600 "${compose[@]}" up -d --build >"$work/up.log" 2>&1 || {
   tail -n 40 "$work/up.log" >&2
+  # what the services said: an unhealthy serverfs-mcp otherwise fails the run without a reason
+  for id in $("${compose[@]}" ps -q 2>/dev/null); do
+    echo "--- $(docker inspect -f '{{.Name}} {{.State.Status}} exit={{.State.ExitCode}}' "$id" 2>/dev/null)" >&2
+    docker logs --tail 40 "$id" >&2 2>&1
+  done
   fail "compose up failed"
 }
 mcp_id=$("${compose[@]}" ps -q serverfs-mcp)

@@ -1,6 +1,8 @@
 package dev.serverfs.adapters.mcp;
 
-import java.lang.management.ManagementFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -70,12 +72,28 @@ public record TransportLimits(
         return (int) Math.max(1, Math.min(MAX_DEFAULT_CONNECTIONS, descriptorLimit / 2));
     }
 
-    /** This process's open-file limit, or 4096 where the platform does not say. */
+    /**
+     * This process's soft open-file limit, read from {@code /proc/self/limits}, or 4096 where it cannot be read. Not
+     * through {@code com.sun.management}: a runtime linked without {@code jdk.management} (the container test's
+     * jlink image) would fail at start-up.
+     */
     static long descriptorLimit() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os) {
-            return os.getMaxFileDescriptorCount();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+                if (line.startsWith("Max open files")) {
+                    return parseSoftLimit(line.substring("Max open files".length()));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or /proc is not mounted: the default below
         }
         return 4096;
+    }
+
+    /** The first column of a {@code /proc/self/limits} line's values ({@code unlimited} → no cap below ours). */
+    static long parseSoftLimit(String values) {
+        String soft = values.strip().split("\\s+")[0];
+        return soft.equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(soft);
     }
 
     public TransportLimits withMaxConnections(int connections) {
