@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,6 +87,17 @@ class AgentConfinementIT {
         assertEquals(0, p.waitFor());
     }
 
+    /** Submits the attack, approves whatever the provider asks, and checks what came back and what happened. */
+    private static void runAndAssertConfined(ProviderWorld<?> w, Attack a, Supplier<String> everythingTheModelSaw)
+            throws Exception {
+        String id = w.submit("Look around");
+        String answer = w.finish(id, "approve_once").get("final_response").asText();
+        String events = w.mcp.call("read_agent_task_events", Map.of("task_id", id, "limit", 500))
+                .ok()
+                .toString();
+        assertConfined(a, answer, events, everythingTheModelSaw.get());
+    }
+
     private static void assertConfined(Attack a, String answer, String events, String everythingTheModelSaw) {
         assertFalse(answer.contains(MARK), "no secret in the task's answer:\n" + answer);
         assertFalse(events.contains(MARK), "no secret in the task's events");
@@ -127,13 +139,7 @@ class AgentConfinementIT {
                 with(otherWorkdir(other), deployment))) {
             attack[0] =
                     plant(w.home, w.proj, w.state, URI.create(w.mock.baseUrl()).getPort());
-            String id = w.submit("Look around");
-            JsonNode task = w.awaitStatus(id, "succeeded");
-            String answer = task.get("final_response").asText();
-            String events = w.mcp.call("read_agent_task_events", Map.of("task_id", id, "limit", 500))
-                    .ok()
-                    .toString();
-            assertConfined(attack[0], answer, events, w.mock.requests().toString());
+            runAndAssertConfined(w, attack[0], () -> w.mock.requests().toString());
         }
         PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
     }
@@ -173,36 +179,8 @@ class AgentConfinementIT {
                 with(otherWorkdir(other), deployment))) {
             attack[0] =
                     plant(w.home, w.proj, w.state, URI.create(w.mock.baseUrl()).getPort());
-            String id = w.submit("Look around");
             // Claude asks before it runs a shell command: the human approves all it asks, so only the view refuses
-            JsonNode task;
-            while (true) {
-                task = w.probe.awaitTask(
-                        id,
-                        t -> t.get("status").asText().equals("succeeded")
-                                || (t.has("pending_request")
-                                        && !t.get("pending_request").isNull()));
-                if (task.get("status").asText().equals("succeeded")) {
-                    break;
-                }
-                w.mcp.call(
-                                "respond_agent_approval",
-                                Map.of(
-                                        "task_id",
-                                        id,
-                                        "request_id",
-                                        task.get("pending_request")
-                                                .get("request_id")
-                                                .asText(),
-                                        "decision",
-                                        "approve_once"))
-                        .ok();
-            }
-            String answer = task.get("final_response").asText();
-            String events = w.mcp.call("read_agent_task_events", Map.of("task_id", id, "limit", 500))
-                    .ok()
-                    .toString();
-            assertConfined(attack[0], answer, events, w.mock.requests().toString());
+            runAndAssertConfined(w, attack[0], () -> w.mock.requests().toString());
         }
         PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
     }

@@ -66,32 +66,6 @@ class CodexSandboxIT {
         };
     }
 
-    /** Waits for the end, denying every approval on the way. */
-    private static JsonNode finishDenying(ProviderWorld<MockResponsesApi> w, String id) throws Exception {
-        while (true) {
-            JsonNode task = w.probe.awaitTask(
-                    id,
-                    t -> t.get("status").asText().equals("succeeded")
-                            || (t.has("pending_request")
-                                    && !t.get("pending_request").isNull()));
-            if (task.get("status").asText().equals("succeeded")) {
-                return task;
-            }
-            w.mcp.call(
-                            "respond_agent_approval",
-                            Map.of(
-                                    "task_id",
-                                    id,
-                                    "request_id",
-                                    task.get("pending_request")
-                                            .get("request_id")
-                                            .asText(),
-                                    "decision",
-                                    "deny"))
-                    .ok();
-        }
-    }
-
     @Test
     void a_workspace_write_task_cannot_create_a_file_in_tmp_but_can_in_its_workdir() throws Exception {
         Path outside = Path.of("/tmp", "serverfs-codex-escape-" + UUID.randomUUID());
@@ -99,7 +73,7 @@ class CodexSandboxIT {
             world = CodexWorld.start(
                     dir, bin, twoCommands("touch inside.txt && touch " + outside, "touch " + outside), Map.of());
             String id = world.submit("Write where you may");
-            JsonNode task = finishDenying(world, id);
+            JsonNode task = world.finish(id, "deny");
             assertEquals("Done trying.", task.get("final_response").asText());
             assertFalse(Files.exists(outside), "the sandbox kept /tmp read-only");
             System.err.println("DEBUG-OUT " + world.mock.requests().get(1).callOutput("call_1"));

@@ -99,6 +99,23 @@ final class ProviderWorld<M extends AutoCloseable> implements AutoCloseable {
         return probe.awaitStatus(id, status);
     }
 
+    /** Waits for {@code succeeded}, answering every approval the task asks on the way with {@code decision}. */
+    JsonNode finish(String id, String decision) throws Exception {
+        while (true) {
+            JsonNode task = probe.awaitTask(
+                    id,
+                    t -> t.get("status").asText().equals("succeeded")
+                            || (t.has("pending_request")
+                                    && !t.get("pending_request").isNull()));
+            if (task.get("status").asText().equals("succeeded")) {
+                return task;
+            }
+            String request = task.get("pending_request").get("request_id").asText();
+            mcp.call("respond_agent_approval", Map.of("task_id", id, "request_id", request, "decision", decision))
+                    .ok();
+        }
+    }
+
     JsonNode awaitPending(String id) throws Exception {
         return probe.awaitPending(id);
     }
