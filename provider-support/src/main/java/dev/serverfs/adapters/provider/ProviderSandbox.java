@@ -89,17 +89,12 @@ public final class ProviderSandbox {
         return new ProviderSandbox(true, Optional.empty(), List.of(), List.of());
     }
 
-    /** Whether children run without a view of their own (the operator's opt-out). */
-    public boolean isUnconfined() {
-        return unconfined;
-    }
-
     /**
      * Why confined children cannot start here, in words for an operator (no host path); empty when they can (or when
      * the operator opted out). The first success is remembered; a failure is probed again next time.
      */
     public Optional<String> unavailableReason() {
-        if (isUnconfined() || probed) {
+        if (unconfined || probed) {
             return Optional.empty();
         }
         if (bwrap.isEmpty()) {
@@ -125,7 +120,7 @@ public final class ProviderSandbox {
      * AGENT_PROVIDER_ERROR}.
      */
     public ProviderCommand wrap(ProviderCommand command, ProviderView view, Grants grants) {
-        if (isUnconfined()) {
+        if (unconfined) {
             return command;
         }
         Map<String, String> environment = new LinkedHashMap<>(command.environment());
@@ -379,6 +374,6 @@ public final class ProviderSandbox {
 
     @Override
     public String toString() {
-        return isUnconfined() ? "ProviderSandbox[unconfined]" : "ProviderSandbox[bwrap]";
+        return unconfined ? "ProviderSandbox[unconfined]" : "ProviderSandbox[bwrap]";
     }
 }
