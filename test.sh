@@ -34,4 +34,6 @@ command -v git >/dev/null 2>&1 || need "git" "the agent confinement tests" "Debi
 [ "$missing" = 0 ] || exit 1
 
 cd "$here"
+# Maven 3.8's own Guava warns about sun.misc.Unsafe on JDK 25; nothing a user can act on.
+export MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow${MAVEN_OPTS:+ $MAVEN_OPTS}"
 JAVA_HOME="$java_home" exec mvn -B -ntp verify "$@"

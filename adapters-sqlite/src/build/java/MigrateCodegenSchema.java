@@ -1,3 +1,4 @@
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -26,8 +27,11 @@ public final class MigrateCodegenSchema {
         Map<String, Object> scope = Map.of(
                 Scope.Attr.resourceAccessor.name(), new DirectoryResourceAccessor(resources),
                 Scope.Attr.ui.name(), new LoggerUIService(),
-                "liquibase.analytics.enabled", false);
+                "liquibase.analytics.enabled", false,
+                "liquibase.showSummary", "OFF",
+                "liquibase.showSummaryOutput", "LOG");
         Scope.child(scope, () -> new CommandScope("update")
+                .setOutput(OutputStream.nullOutputStream())
                 .addArgumentValue("url", "jdbc:sqlite:" + database)
                 .addArgumentValue("changelogFile", "db/changelog/db.changelog-master.yaml")
                 .execute());

@@ -152,7 +152,6 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
         private final String prompt;
         private final AtomicBoolean interruptSent = new AtomicBoolean();
         /** One interaction at a time: the application keeps one pending request per task. */
-        /** Control requests the CLI withdrew: never answered, never asked. */
         private final InteractionGate gate = new InteractionGate();
 
         private volatile boolean cancelRequested;

@@ -71,6 +71,7 @@ final class LiquibaseMigration {
         }
 
         @Override
+        @SuppressWarnings("rawtypes") // Liquibase's signature
         public Logger getLog(Class clazz) {
             return new Slf4jLogger(LoggerFactory.getLogger(clazz));
         }
@@ -89,5 +90,8 @@ final class LiquibaseMigration {
                 delegate.debug(message, e);
             }
         }
+
+        @Override
+        public void close() {}
     }
 }

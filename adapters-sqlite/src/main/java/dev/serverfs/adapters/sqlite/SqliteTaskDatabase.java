@@ -70,7 +70,7 @@ final class SqliteTaskDatabase implements AutoCloseable {
         // FileChannel.lock would throw, and serialises Liquibase's process-global lock bookkeeping.
         MIGRATION.lock();
         try (FileChannel channel = FileChannel.open(migrationLock, StandardOpenOption.WRITE);
-                FileLock ignored = channel.lock()) {
+                FileLock _ = channel.lock()) {
             writer = writerConfig().createConnection(url(database));
             state.restrictCompanions();
             // Liquibase (seconds of class loading and discovery on a cold JVM) only when a changeset is missing.

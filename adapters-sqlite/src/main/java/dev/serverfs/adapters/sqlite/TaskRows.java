@@ -71,9 +71,9 @@ final class TaskRows {
         row.setErrorCode(failure.map(f -> f.code().wire()).orElse(null));
         row.setErrorMessage(failure.map(TaskFailure::message).orElse(null));
         row.setPendingRequestId(task.pendingRequestId().orElse(null));
-        row.changed(true);
-        row.changed(TASKS.TASK_ID, false);
-        row.changed(TASKS.EVENT_COUNT, false);
+        row.touched(true);
+        row.touched(TASKS.TASK_ID, false);
+        row.touched(TASKS.EVENT_COUNT, false);
         return row;
     }
 
@@ -136,7 +136,7 @@ final class TaskRows {
         row.setExpiresAt(request.expiresAt().orElse(null));
         row.setResolvedAt(request.resolvedAt().orElse(null));
         row.setResolutionJson(request.resolutionJson().orElse(null));
-        row.changed(true);
+        row.touched(true);
         return row;
     }
 

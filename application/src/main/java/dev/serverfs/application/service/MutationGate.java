@@ -121,7 +121,7 @@ public final class MutationGate {
                     throw translated(target, e);
                 }
             }
-            try (WriterLease held = lease) {
+            try (WriterLease _ = lease) {
                 return Optional.of(mutation.get());
             }
         } finally {

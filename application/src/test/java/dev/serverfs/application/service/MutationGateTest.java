@@ -87,7 +87,7 @@ class MutationGateTest {
         MutationGate gate = new MutationGate(WORKDIRS, Optional.of(leases));
         MutationGate.Target target = gate.target("rw", "f");
         AtomicBoolean ran = new AtomicBoolean();
-        try (WriterLease agent = leases.acquire(3)) {
+        try (WriterLease _ = leases.acquire(3)) {
             ServerFsException e = failure(() -> gate.run(target, () -> ran.getAndSet(true)));
             assertEquals(ErrorCode.WORKDIR_BUSY, e.code());
             assertEquals("rw:f — rw has an active Agent writer", e.getMessage());
@@ -99,7 +99,7 @@ class MutationGateTest {
     void without_agent_delegation_no_lease_is_taken() {
         InMemoryWriterLeases leases = new InMemoryWriterLeases();
         MutationGate gate = new MutationGate(WORKDIRS, Optional.empty());
-        try (WriterLease agent = leases.acquire(3)) {
+        try (WriterLease _ = leases.acquire(3)) {
             assertTrue(gate.run(gate.target("rw", "f"), () -> true));
         }
         assertEquals(1, leases.acquisitions.get());
@@ -217,7 +217,7 @@ class MutationGateTest {
             throw new ServerFsException(ErrorCode.WORKDIR_BUSY, "slot is busy");
         });
         MutationGate.Target target = gate.target("rw", "f");
-        try (WriterLease agent = leases.acquire(3)) {
+        try (WriterLease _ = leases.acquire(3)) {
             assertEquals(
                     ErrorCode.WORKDIR_BUSY,
                     failure(() -> gate.run(target, () -> true)).code());

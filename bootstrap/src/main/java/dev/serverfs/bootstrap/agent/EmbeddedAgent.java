@@ -171,7 +171,6 @@ public final class EmbeddedAgent implements AutoCloseable {
         return new EmbeddedAgent(stores, timers, runners, directories, service);
     }
 
-    /** The nine Agent use cases of the hosted service. */
     /** The task store, read by the metrics' Agent gauges. */
     public TaskStore taskStore() {
         return stores.taskStore();

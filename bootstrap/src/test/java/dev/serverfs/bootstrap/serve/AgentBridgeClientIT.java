@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentBridgeClientIT {
 
     @Test
+    @SuppressWarnings("try") // the Bridge is stopped mid-test, on purpose
     void serve_drives_a_task_through_the_bridge_socket(@TempDir Path dir) throws Exception {
         Path proj = Files.createDirectories(dir.resolve("proj"));
         Path socket = dir.resolve("run").resolve("bridge.sock");

@@ -103,7 +103,7 @@ final class AgentProbe {
     /** Waits until serve released the slot's writer lease (this process can take the flock for a moment). */
     void awaitLeaseReleased(int slot) throws Exception {
         await("writer lease of slot " + slot + " released", () -> {
-            try (var lease = leases.acquire(slot)) {
+            try (var _ = leases.acquire(slot)) {
                 return Optional.of(true);
             } catch (ServerFsException e) {
                 if (e.code() != ErrorCode.WORKDIR_BUSY) {

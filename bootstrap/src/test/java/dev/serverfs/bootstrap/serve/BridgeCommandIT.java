@@ -109,7 +109,7 @@ class BridgeCommandIT {
     @Test
     void a_socket_in_use_is_refused_with_exit_2_and_the_first_bridge_keeps_serving() throws Exception {
         Map<String, String> env = env();
-        try (ServeProcess first = BridgeProcess.startReady(env)) {
+        try (ServeProcess _ = BridgeProcess.startReady(env)) {
             Map<String, String> second = new HashMap<>(env);
             Path other = dir.resolve("other");
             second.put("SERVERFS_AGENT_LOCK_DIR", other.resolve("locks").toString());
@@ -225,7 +225,7 @@ class BridgeCommandIT {
         assertEquals(id.value(), task.taskId());
         assertEquals("interrupted", task.status());
         assertEquals("BRIDGE_SHUTDOWN", task.errorCode().orElseThrow());
-        try (var lease = leases.acquire(1)) {
+        try (var _ = leases.acquire(1)) {
             // the lease is free
         }
         assertTrue(leases.readGuard(1).isEmpty(), "the provider's stop was proven, so its guard is gone");

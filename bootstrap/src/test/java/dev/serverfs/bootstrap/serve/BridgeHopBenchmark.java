@@ -38,7 +38,7 @@ class BridgeHopBenchmark {
                 dir.resolve("split/run/bridge.sock").toString());
         String before = loadAverage();
         try (ServeProcess embedded = ServeProcess.start(embeddedEnv);
-                ServeProcess bridge = BridgeProcess.startReady(splitEnv);
+                ServeProcess _ = BridgeProcess.startReady(splitEnv);
                 ServeProcess split = ServeProcess.start(splitEnv)) {
             McpTestClient[] clients = {
                 new McpTestClient(embedded.awaitUrl(WAIT)), new McpTestClient(split.awaitUrl(WAIT))

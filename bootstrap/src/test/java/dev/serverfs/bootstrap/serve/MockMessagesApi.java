@@ -18,7 +18,7 @@ import java.util.function.Function;
  * {@link Reply.Stall} streams a first text delta and then holds the stream open (with {@code ping} events, so a
  * client that goes away is noticed) until the client closes it or the mock stops.
  */
-final class MockMessagesApi implements AutoCloseable {
+final class MockMessagesApi implements ProviderWorld.MockModel {
     private static final ObjectMapper JSON = MockModelServer.JSON;
     private static final String MODEL = "claude-sonnet-4-5";
 

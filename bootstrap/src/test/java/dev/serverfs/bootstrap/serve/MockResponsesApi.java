@@ -18,7 +18,7 @@ import java.util.function.Function;
  * Reply.Stall} streams a first text delta and then holds the stream open until the client closes it; {@link
  * Reply.Slow} does the same until {@link #release} and then completes its message.
  */
-final class MockResponsesApi implements AutoCloseable {
+final class MockResponsesApi implements ProviderWorld.MockModel {
     /** What the mock answers to one request. */
     sealed interface Reply {
         record Text(String text) implements Reply {}

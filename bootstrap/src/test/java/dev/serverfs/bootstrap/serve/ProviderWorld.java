@@ -14,7 +14,13 @@ import java.util.Map;
  * bridge} beside it) and an MCP client. {@link CodexWorld} and {@link ClaudeWorld} add
  * what their CLI needs. Closing it stops {@code serve}, then the mock.
  */
-final class ProviderWorld<M extends AutoCloseable> implements AutoCloseable {
+final class ProviderWorld<M extends ProviderWorld.MockModel> implements AutoCloseable {
+    /** A mock model server a world stops last; closing it throws nothing. */
+    interface MockModel extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     final Path home;
     final Path proj;
     final Path state;
@@ -125,7 +131,7 @@ final class ProviderWorld<M extends AutoCloseable> implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         try {
             if (serve != null) {
                 serve.close();

@@ -147,9 +147,15 @@ final class ServeProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        if (process.isAlive()) {
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        try {
             terminate(Duration.ofSeconds(20));
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 }

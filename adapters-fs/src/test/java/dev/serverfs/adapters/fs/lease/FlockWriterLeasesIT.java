@@ -85,7 +85,7 @@ class FlockWriterLeasesIT {
     @Test
     void our_lock_is_a_real_flock_seen_by_another_process() throws Exception {
         assumeTrue(ForeignFlock.available(), ForeignFlock.UNAVAILABLE);
-        try (WriterLease lease = leases.acquire(9)) {
+        try (WriterLease _ = leases.acquire(9)) {
             assertEquals(1, ForeignFlock.probe(locks.resolve("09.lock")), "flock(1) must find the slot locked");
         }
         assertEquals(0, ForeignFlock.probe(locks.resolve("09.lock")));

@@ -56,9 +56,13 @@ public final class ForeignFlock implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         holder.destroyForcibly();
-        holder.waitFor(10, TimeUnit.SECONDS);
+        try {
+            holder.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Exit code of {@code flock --nonblock --exclusive FILE true}: 0 when free, 1 when held elsewhere. */

@@ -83,7 +83,7 @@ class LockDirectoryAttackIT {
 
     @Test
     void a_foreign_lock_file_swapped_in_while_a_task_holds_the_lease_admits_no_second_writer() throws Exception {
-        try (WriterLease running = owner.acquire(1)) {
+        try (WriterLease _ = owner.acquire(1)) {
             Path lock = locks.resolve("01.lock");
             Files.delete(lock);
             Files.move(foreignFile("01.lock"), lock);
@@ -96,7 +96,7 @@ class LockDirectoryAttackIT {
 
     @Test
     void a_lock_file_swapped_for_a_symlink_while_a_task_holds_the_lease_admits_no_second_writer() throws Exception {
-        try (WriterLease running = owner.acquire(2)) {
+        try (WriterLease _ = owner.acquire(2)) {
             Path lock = locks.resolve("02.lock");
             Files.delete(lock);
             Files.createSymbolicLink(lock, Files.createFile(dir.resolve("elsewhere.lock")));
