@@ -31,6 +31,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -63,15 +64,26 @@ public final class BridgeClient
 
     private final Exchange exchange;
     private final Supplier<String> requestIds;
+    private final LongConsumer hops;
 
     /** A client of the Bridge listening on {@code socket}; every call is bounded by {@code timeout}. */
     public BridgeClient(Path socket, Duration timeout) {
-        this(socketExchange(socket, timeout), randomRequestIds());
+        this(socket, timeout, nanos -> {});
+    }
+
+    /** As {@link #BridgeClient(Path, Duration)}, telling {@code hops} each answered call's round trip in nanoseconds. */
+    public BridgeClient(Path socket, Duration timeout, LongConsumer hops) {
+        this(socketExchange(socket, timeout), randomRequestIds(), hops);
     }
 
     BridgeClient(Exchange exchange, Supplier<String> requestIds) {
+        this(exchange, requestIds, nanos -> {});
+    }
+
+    private BridgeClient(Exchange exchange, Supplier<String> requestIds, LongConsumer hops) {
         this.exchange = Objects.requireNonNull(exchange, "exchange");
         this.requestIds = Objects.requireNonNull(requestIds, "requestIds");
+        this.hops = Objects.requireNonNull(hops, "hops");
     }
 
     /** {@code mcp_<24 hex>} (reference §4.1). */
@@ -172,7 +184,11 @@ public final class BridgeClient
 
     private ObjectNode call(BridgeMethod method, ObjectNode params) {
         String requestId = requestIds.get();
-        return BridgeCodec.decodeResponse(exchange.exchange(BridgeCodec.request(requestId, method, params)), requestId);
+        byte[] request = BridgeCodec.request(requestId, method, params);
+        long started = System.nanoTime();
+        byte[] answer = exchange.exchange(request);
+        hops.accept(System.nanoTime() - started);
+        return BridgeCodec.decodeResponse(answer, requestId);
     }
 
     /** One request on a fresh AF_UNIX connection; the whole exchange is bounded by the timeout. */

@@ -41,6 +41,9 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
          * as its completion callback instead of ending the exchange (the receiver ends it once the answer is out).
          */
         void refused(HttpServerExchange exchange, Refusal refusal, long readBytes, IoCallback then);
+
+        /** The body missed its deadline or minimum rate; its connection is being closed, unanswered. */
+        void timedOut();
     }
 
     enum Refusal {
@@ -157,6 +160,7 @@ final class BodyReceiver implements Receiver.PartialBytesCallback, Receiver.Erro
                 .addKeyValue("elapsed_ms", TimeUnit.NANOSECONDS.toMillis(elapsed))
                 .log();
         IoUtils.safeClose(exchange.getConnection());
+        target.timedOut();
     }
 
     @Override

@@ -30,12 +30,13 @@ final class ConnectionGate implements ChannelListener<AcceptingChannel<StreamCon
     private final ChannelListener<StreamConnection> open;
     private final int max;
     private final AtomicInteger connections = new AtomicInteger();
-    private final AtomicLong refused = new AtomicLong();
+    private final TransportStats stats;
     private final AtomicLong lastLogged = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
 
-    ConnectionGate(ChannelListener<StreamConnection> open, int max) {
+    ConnectionGate(ChannelListener<StreamConnection> open, int max, TransportStats stats) {
         this.open = open;
         this.max = max;
+        this.stats = stats;
     }
 
     @Override
@@ -83,7 +84,8 @@ final class ConnectionGate implements ChannelListener<AcceptingChannel<StreamCon
         } finally {
             IoUtils.safeClose(connection);
         }
-        long count = refused.incrementAndGet();
+        stats.refused(TransportStats.Refusal.CONNECTIONS);
+        long count = stats.refusals(TransportStats.Refusal.CONNECTIONS);
         long now = System.nanoTime();
         long last = lastLogged.get();
         if (now - last >= LOG_EVERY_NANOS && lastLogged.compareAndSet(last, now)) {

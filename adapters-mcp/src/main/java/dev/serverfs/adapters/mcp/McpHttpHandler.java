@@ -93,6 +93,7 @@ final class McpHttpHandler implements HttpHandler {
     private final ByteBudget responses;
     private final TransportLimits limits;
     private final Executor workers;
+    private final TransportStats stats;
 
     McpHttpHandler(
             Supplier<RequestGate> gate,
@@ -102,7 +103,8 @@ final class McpHttpHandler implements HttpHandler {
             ByteBudget budget,
             ByteBudget responses,
             TransportLimits limits,
-            Executor workers) {
+            Executor workers,
+            TransportStats stats) {
         this.gate = Objects.requireNonNull(gate, "gate");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
@@ -111,6 +113,7 @@ final class McpHttpHandler implements HttpHandler {
         this.responses = Objects.requireNonNull(responses, "responses");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.workers = Objects.requireNonNull(workers, "workers");
+        this.stats = Objects.requireNonNull(stats, "stats");
     }
 
     @Override
@@ -152,6 +155,11 @@ final class McpHttpHandler implements HttpHandler {
                 public void refused(
                         HttpServerExchange ex, BodyReceiver.Refusal refusal, long readBytes, IoCallback then) {
                     refuse(ex, refusal, readBytes, then);
+                }
+
+                @Override
+                public void timedOut() {
+                    stats.refused(TransportStats.Refusal.BODY_TIMEOUT);
                 }
             });
         } else if (Methods.DELETE.equals(method)) {
@@ -243,9 +251,13 @@ final class McpHttpHandler implements HttpHandler {
             stateless(exchange, envelope);
             return;
         }
+        if (envelope.kind() == Envelope.Kind.REQUEST) {
+            stats.request(TransportStats.Era.SESSION);
+        }
         if (envelope.kind() == Envelope.Kind.REQUEST && "initialize".equals(envelope.method())) {
             McpDispatcher.Initialized init = dispatcher.initialize(envelope.id(), envelope.params());
             if (init.full()) {
+                stats.refused(TransportStats.Refusal.SESSIONS_FULL);
                 // Refusing the newcomer keeps every live session (issue 10 item 6); the client may retry later.
                 exchange.getResponseHeaders().put(Headers.RETRY_AFTER, RETRY_AFTER_SECONDS);
                 json(exchange, 503, init.response());
@@ -285,6 +297,7 @@ final class McpHttpHandler implements HttpHandler {
             accepted(exchange);
             return;
         }
+        stats.request(TransportStats.Era.STATELESS);
         switch (StatelessGate.check(exchange.getRequestHeaders(), envelope)) {
             case StatelessGate.Checked.Refused r -> json(exchange, r.status(), r.body());
             case StatelessGate.Checked.Accepted a -> {
@@ -311,6 +324,7 @@ final class McpHttpHandler implements HttpHandler {
         long length = wire.length();
         if (length > UNBUDGETED_RESPONSE_BYTES) {
             if (!responses.tryReserve(length)) {
+                stats.refused(TransportStats.Refusal.ANSWER_BUDGET);
                 log.atWarn()
                         .setMessage("mcp_responses_over_budget")
                         .addKeyValue("response_bytes", length)
@@ -376,6 +390,7 @@ final class McpHttpHandler implements HttpHandler {
     private void refuse(HttpServerExchange exchange, BodyReceiver.Refusal refusal, long readBytes, IoCallback then) {
         switch (refusal) {
             case TOO_LARGE -> {
+                stats.refused(TransportStats.Refusal.BODY_TOO_LARGE);
                 log.atInfo()
                         .setMessage("mcp_request_too_large")
                         .addKeyValue("limit_bytes", maxBodyBytes)
@@ -385,6 +400,7 @@ final class McpHttpHandler implements HttpHandler {
                 json(exchange, 413, JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "Request body too large"), then);
             }
             case BUSY -> {
+                stats.refused(TransportStats.Refusal.BODY_BUDGET);
                 log.atWarn()
                         .setMessage("mcp_request_bodies_over_budget")
                         .addKeyValue("in_flight_bytes", budget.reserved())

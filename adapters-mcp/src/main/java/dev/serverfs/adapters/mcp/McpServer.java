@@ -70,6 +70,7 @@ public final class McpServer implements AutoCloseable {
     private final int port;
     private final String host;
     private final Set<String> tools;
+    private final TransportStats stats;
 
     private McpServer(
             XnioWorker io,
@@ -79,7 +80,8 @@ public final class McpServer implements AutoCloseable {
             ByteBudget budget,
             ByteBudget responses,
             String host,
-            Set<String> tools) {
+            Set<String> tools,
+            TransportStats stats) {
         this.io = io;
         this.listener = listener;
         this.connections = connections;
@@ -89,6 +91,7 @@ public final class McpServer implements AutoCloseable {
         this.port = listener.getLocalAddress(InetSocketAddress.class).getPort();
         this.host = host;
         this.tools = tools;
+        this.stats = stats;
     }
 
     /**
@@ -126,6 +129,7 @@ public final class McpServer implements AutoCloseable {
         GateHolder gate = new GateHolder(settings);
         ByteBudget budget = new ByteBudget(settings.maxBodyBytesInFlight());
         ByteBudget responses = new ByteBudget(settings.maxResponseBytesInFlight());
+        TransportStats stats = new TransportStats(sessions::size);
         McpHttpHandler handler = new McpHttpHandler(
                 gate::current,
                 sessions,
@@ -134,7 +138,8 @@ public final class McpServer implements AutoCloseable {
                 budget,
                 responses,
                 settings.transport(),
-                workers);
+                workers,
+                stats);
         // What Undertow.builder().start() does for one HTTP listener, with our accept listener in front.
         OptionMap serverOptions = OptionMap.builder()
                 .set(UndertowOptions.NO_REQUEST_TIMEOUT, CONNECTION_IDLE_MILLIS)
@@ -144,7 +149,7 @@ public final class McpServer implements AutoCloseable {
         HttpOpenListener open = new HttpOpenListener(bufferPool(), serverOptions);
         open.setRootHandler(handler);
         ConnectionGate connections =
-                new ConnectionGate(open, settings.transport().maxConnections());
+                new ConnectionGate(open, settings.transport().maxConnections(), stats);
         XnioWorker io = null;
         AcceptingChannel<StreamConnection> listener;
         try {
@@ -164,7 +169,15 @@ public final class McpServer implements AutoCloseable {
         }
         listener.resumeAccepts();
         McpServer server = new McpServer(
-                io, listener, connections, workers, budget, responses, settings.host(), Set.copyOf(registry.names()));
+                io,
+                listener,
+                connections,
+                workers,
+                budget,
+                responses,
+                settings.host(),
+                Set.copyOf(registry.names()),
+                stats);
         gate.bind(server.port);
         return server;
     }
@@ -200,6 +213,10 @@ public final class McpServer implements AutoCloseable {
     }
 
     /** The MCP endpoint URL as a local client reaches it, e.g. {@code http://127.0.0.1:8000/mcp}. */
+    public TransportStats stats() {
+        return stats;
+    }
+
     public String endpoint() {
         String shown = host.contains(":") ? "[" + host + "]" : host;
         if ("0.0.0.0".equals(host) || "::".equals(host)) {

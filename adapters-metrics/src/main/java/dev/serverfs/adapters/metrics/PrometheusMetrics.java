@@ -1,6 +1,8 @@
 package dev.serverfs.adapters.metrics;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -12,6 +14,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +54,26 @@ public final class PrometheusMetrics implements AutoCloseable {
      */
     public void gauge(String name, String description, Supplier<Number> value, String... tags) {
         Gauge.builder(name, value).description(description).tags(tags).register(registry);
+    }
+
+    /**
+     * A counter read at each scrape from another adapter's running total (never reset); {@code tags} as for {@link
+     * #gauge}.
+     */
+    public void counter(String name, String description, LongSupplier total, String... tags) {
+        FunctionCounter.builder(name, total, LongSupplier::getAsLong)
+                .description(description)
+                .tags(tags)
+                .register(registry);
+    }
+
+    /** A latency histogram with the tool calls' buckets, fed in nanoseconds through the returned consumer. */
+    public LongConsumer latency(String name, String description) {
+        Timer timer = Timer.builder(name)
+                .description(description)
+                .serviceLevelObjectives(MeteredAuditLog.BUCKETS)
+                .register(registry);
+        return nanos -> timer.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** Runs {@code refresher} before every scrape; a failing refresher is logged and skipped, never fatal. */

@@ -13,6 +13,7 @@ import dev.serverfs.application.service.SlotRecovery;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /**
  * The Agent part of {@code serve} (ARCHITECTURE.md §1): with {@code SERVERFS_AGENT_EMBEDDED=true} it hosts the
@@ -34,13 +35,16 @@ public final class AgentWiring implements AutoCloseable {
         this.embedded = embedded;
     }
 
-    /** Builds the Agent side for this configuration; starts the embedded service only when it is enabled. */
-    public static AgentWiring start(ServerFsConfig config, WorkdirFileSystem fs) {
+    /**
+     * Builds the Agent side for this configuration; starts the embedded service only when it is enabled. In the split
+     * deployment {@code bridgeHops} is told each Bridge call's round trip, in nanoseconds.
+     */
+    public static AgentWiring start(ServerFsConfig config, WorkdirFileSystem fs, LongConsumer bridgeHops) {
         ServerFsConfig.Agent agent = config.agent();
         boolean offerFake = agent.fakeRuntimeEnabled();
         if (!(agent.bridgeEnabled() && agent.embedded() && config.workdirs().anyAgentEnabled())) {
             AgentUseCases bridge = agent.bridgeEnabled() && !agent.embedded()
-                    ? AgentUseCases.of(new BridgeClient(agent.bridgeSocket(), agent.bridgeTimeout()))
+                    ? AgentUseCases.of(new BridgeClient(agent.bridgeSocket(), agent.bridgeTimeout(), bridgeHops))
                     : AgentUseCases.of(new UnavailableBridge());
             // The Agent service is in another process: the MCP-side checks fail a bad submit before the remote call.
             SubmitAgentTaskUseCase checked = new GuardedSubmitAgentTaskService(config.workdirs(), fs, bridge.submit());

@@ -1,6 +1,8 @@
 package dev.serverfs.bootstrap.serve;
 
 import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
+import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
+import dev.serverfs.adapters.mcp.TransportStats;
 import dev.serverfs.adapters.metrics.AgentTaskGauges;
 import dev.serverfs.adapters.metrics.BridgeGauges;
 import dev.serverfs.adapters.metrics.MeteredAuditLog;
@@ -13,6 +15,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /**
  * The metrics of {@code serve} when {@code SERVERFS_METRICS_PORT} is set (issue 27): one registry, the metering
@@ -51,6 +54,43 @@ final class ServeMetrics implements AutoCloseable {
     /** The split deployment's Bridge socket, probed at each scrape. */
     void bridge(Path socket) {
         BridgeGauges.register(socket, metrics);
+    }
+
+    /** The histogram of Bridge calls' round trips (the split deployment's hop), fed by the Bridge client. */
+    LongConsumer bridgeHops() {
+        return metrics.latency(
+                "serverfs.agent.bridge.call",
+                "Round trip of one Agent call through the Bridge socket, request written to answer read");
+    }
+
+    /** Recovery guards present in the lock directory, whichever process wrote them. */
+    void recoveryGuards(Path lockDir) {
+        FlockWriterLeases leases = FlockWriterLeases.peer(lockDir);
+        metrics.gauge(
+                "serverfs.agent.recovery.guards",
+                "Recovery guards in the lock directory: workdirs whose writers wait for a task's recovery",
+                leases::guards);
+    }
+
+    /** The MCP transport's refusals by reason, requests by protocol era, and open sessions. */
+    void transport(TransportStats stats) {
+        for (TransportStats.Refusal why : TransportStats.Refusal.values()) {
+            metrics.counter(
+                    "serverfs.mcp.refused",
+                    "Requests and connections the transport turned away, by reason",
+                    () -> stats.refusals(why),
+                    "reason",
+                    why.label());
+        }
+        for (TransportStats.Era era : TransportStats.Era.values()) {
+            metrics.counter(
+                    "serverfs.mcp.requests",
+                    "JSON-RPC requests received, by protocol era (session: 2025-11-25 and older)",
+                    () -> stats.requests(era),
+                    "era",
+                    era.label());
+        }
+        metrics.gauge("serverfs.mcp.sessions", "Open sessions of the 2025-11-25 era", stats::openSessions);
     }
 
     void listen() {

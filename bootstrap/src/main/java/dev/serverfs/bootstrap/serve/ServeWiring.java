@@ -95,7 +95,8 @@ public final class ServeWiring implements AutoCloseable {
             metrics = ServeMetrics.create(config.network());
             AuditLog audit =
                     metrics.<AuditLog>map(m -> m.audit(new Slf4jAuditLog())).orElseGet(Slf4jAuditLog::new);
-            agent = AgentWiring.start(config, fileSystem);
+            agent = AgentWiring.start(
+                    config, fileSystem, metrics.map(ServeMetrics::bridgeHops).orElse(nanos -> {}));
             List<McpTool> tools = new ArrayList<>(tools(
                     config,
                     fileSystem,
@@ -108,7 +109,11 @@ public final class ServeWiring implements AutoCloseable {
                     settings(config), audit, tools, new ReadResourceService(config.workdirs(), fileSystem));
             for (ServeMetrics m : metrics.stream().toList()) {
                 m.searches(fileSystem);
+                m.transport(server.stats());
                 agent.embedded().ifPresent(e -> m.agentTasks(e.taskStore()));
+                if (config.agent().bridgeEnabled() && config.workdirs().anyAgentEnabled()) {
+                    m.recoveryGuards(config.agent().lockDir());
+                }
                 if (config.agent().bridgeEnabled() && !config.agent().embedded()) {
                     m.bridge(config.agent().bridgeSocket());
                 }

@@ -113,6 +113,17 @@ class PrometheusScrapeIT {
                     assertTrue(exposition.contains("serverfs_tool_calls_total{"), "the exposition has the counter");
                     assertTrue(exposition.contains("serverfs_searches{state=\"running\"} 0.0"), "no search runs now");
                     assertTrue(exposition.contains("serverfs_searches{state=\"queued\"} 0.0"), "none waits");
+                    assertTrue(exposition.contains("serverfs_mcp_sessions 1.0"), "the test client's one session");
+                    assertTrue(
+                            exposition.contains("serverfs_mcp_refused_total{reason=\"body_too_large\"} 0.0"),
+                            "nothing refused");
+                    assertTrue(
+                            exposition.contains("serverfs_agent_recovery_guards 1.0"),
+                            "the waiting workspace-write task's guard");
+                    prom.await(
+                            "serverfs_mcp_requests_total{era=\"session\"}",
+                            v -> v >= STATS + MISSES + 2,
+                            "the session's requests (initialize, the calls) counted by era");
                     for (String secret : List.of("README.md", "missing.txt", "make notes", dir.toString())) {
                         assertTrue(!exposition.contains(secret), "no path or prompt in the exposition");
                     }

@@ -14,6 +14,7 @@ import dev.serverfs.domain.task.ProviderState;
 import dev.serverfs.domain.task.RecoveryGuard;
 import dev.serverfs.domain.task.TaskId;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,6 +33,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * {@link WriterLeases} on a lock directory shared with other processes and containers (reference §2.8, §6):
@@ -46,6 +48,7 @@ import java.util.function.Supplier;
 public final class FlockWriterLeases implements WriterLeases {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String ACTIVE_DIR = "active";
+    private static final Pattern GUARD_NAME = Pattern.compile("[0-9]{2}");
     private static final int GROUP_OR_OTHER_WRITE = 0022;
     private static final int MAX_GUARD_BYTES = 65_536;
 
@@ -253,6 +256,20 @@ public final class FlockWriterLeases implements WriterLeases {
             throw new ServerFsException(lockFailure, "lock for slot " + slotName(slot) + " is unavailable");
         }
         return new FlockLease(slot, fd);
+    }
+
+    /**
+     * Recovery guards present in {@code active/} now, whoever wrote them: a guard outlives its task only when a run
+     * ended without proof that its provider stopped, and then blocks the workdir's writers until recovery.
+     */
+    public long guards() {
+        try (var names = Files.list(lockDir.resolve(ACTIVE_DIR))) {
+            return names.filter(
+                            p -> GUARD_NAME.matcher(p.getFileName().toString()).matches())
+                    .count();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the lock directory's active/ could not be listed", e);
+        }
     }
 
     @Override
