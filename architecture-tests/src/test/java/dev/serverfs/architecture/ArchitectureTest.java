@@ -53,10 +53,10 @@ class ArchitectureTest {
 
     @Test
     void the_shared_provider_library_depends_on_the_core_jackson_and_the_jdk_only() {
-        assertTrue(production.contain("dev.serverfs.adapters.provider.ProviderChild"));
+        assertTrue(production.contain("dev.serverfs.provider.ProviderChild"));
         com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
                 .that()
-                .resideInAPackage(BASE + ".adapters.provider..")
+                .resideInAPackage(BASE + ".provider..")
                 .should()
                 .onlyDependOnClassesThat()
                 .resideInAnyPackage(
@@ -64,7 +64,7 @@ class ArchitectureTest {
                         "com.fasterxml.jackson..",
                         BASE + ".domain..",
                         BASE + ".application..",
-                        BASE + ".adapters.provider..")
+                        BASE + ".provider..")
                 .check(production);
     }
 

@@ -1,8 +1,5 @@
 package dev.serverfs.adapters.fake;
 
-import dev.serverfs.adapters.provider.ProviderChild;
-import dev.serverfs.adapters.provider.ProviderCommand;
-import dev.serverfs.adapters.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;
@@ -27,6 +24,9 @@ import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.provider.ProviderChild;
+import dev.serverfs.provider.ProviderCommand;
+import dev.serverfs.provider.StopPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
