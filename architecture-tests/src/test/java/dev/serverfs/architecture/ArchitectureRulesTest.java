@@ -127,11 +127,9 @@ class ArchitectureRulesTest {
 
     @Test
     void adapter_isolation_rule_can_fail() {
-        assertPassesOnGood(ArchitectureRules.adaptersDoNotDependOnEachOther(new ModuleSlices(GOOD)));
+        assertPassesOnGood(ArchitectureRules.adaptersDoNotDependOnEachOther(GOOD));
         assertFailsNaming(
-                ArchitectureRules.adaptersDoNotDependOnEachOther(new ModuleSlices(BAD)),
-                List.of("adapters.fs.FsThing"),
-                List.of());
+                ArchitectureRules.adaptersDoNotDependOnEachOther(BAD), List.of("adapters.fs.FsThing"), List.of());
     }
 
     @Test
@@ -204,7 +202,7 @@ class ArchitectureRulesTest {
                 .check(none);
         ArchitectureRules.coreNeverReadsClockOrRandomness("dev.serverfs.archfixture.nothing_here")
                 .check(none);
-        ArchitectureRules.adaptersDoNotDependOnEachOther(new ModuleSlices("dev.serverfs.archfixture.nothing_here"))
+        ArchitectureRules.adaptersDoNotDependOnEachOther("dev.serverfs.archfixture.nothing_here")
                 .check(none);
     }
 }
