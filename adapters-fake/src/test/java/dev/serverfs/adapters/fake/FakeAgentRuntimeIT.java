@@ -15,6 +15,7 @@ import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnRequest;
 import dev.serverfs.application.service.agent.AgentService;
+import dev.serverfs.application.service.agent.TestAgentWiring;
 import dev.serverfs.application.testing.FakeWorkingDirectories;
 import dev.serverfs.application.testing.InMemoryResultSpool;
 import dev.serverfs.application.testing.InMemoryTaskStore;
@@ -97,7 +98,7 @@ class FakeAgentRuntimeIT {
                 List.of(new Workdir(1, new WorkdirAlias("docs"), Optional.empty(), Access.READ_WRITE, policy, root)));
         FakeAgentRuntime fake =
                 new FakeAgentRuntime(FakeAgentRuntime.javaCommand(FakeProviderTestMain.class.getName()));
-        lifecycle = new AgentService(
+        lifecycle = TestAgentWiring.agentService(
                 workdirs,
                 new FakeWorkingDirectories(),
                 List.of(fake),

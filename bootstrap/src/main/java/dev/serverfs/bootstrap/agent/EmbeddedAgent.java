@@ -155,7 +155,7 @@ public final class EmbeddedAgent implements AutoCloseable {
         // The service's own root descriptors, as a Bridge would hold them: provider children start in directories
         // held beneath them (issue 10 item 9).
         LinuxWorkdirFileSystem directories = new LinuxWorkdirFileSystem();
-        AgentService service = new AgentService(
+        AgentService service = AgentServiceWiring.agentService(
                 workdirs,
                 directories,
                 all,
