@@ -144,7 +144,7 @@ public final class EmbeddedAgent implements AutoCloseable {
                         config.taskTimeout(), config.interactionTimeout(), config.maxActiveTasks(), config.retention());
         List<AgentRuntime> all = new ArrayList<>(runtimes);
         if (config.fakeRuntimeEnabled()) {
-            all.add(new FakeAgentRuntime(fakeProviderCommand));
+            all.add(new FakeAgentRuntime(fakeProviderCommand, System.getenv()));
         }
         FlockWriterLeases leases = new FlockWriterLeases(config.lockDir());
         leases.prepare(sharedLockGid);
@@ -154,7 +154,7 @@ public final class EmbeddedAgent implements AutoCloseable {
                 Thread.ofVirtual().name("serverfs-agent-task-", 0).factory());
         // The service's own root descriptors, as a Bridge would hold them: provider children start in directories
         // held beneath them (issue 10 item 9).
-        LinuxWorkdirFileSystem directories = new LinuxWorkdirFileSystem();
+        LinuxWorkdirFileSystem directories = new LinuxWorkdirFileSystem(ServerFsProcess.fsResolution());
         AgentService service = AgentServiceWiring.agentService(
                 workdirs,
                 directories,
