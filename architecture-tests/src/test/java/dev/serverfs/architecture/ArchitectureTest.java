@@ -76,20 +76,19 @@ class ArchitectureTest {
     }
 
     @Test
-    void the_shared_provider_library_depends_on_the_core_jackson_and_the_jdk_only() {
+    void the_provider_library_uses_the_core_through_ports_only() {
         assertTrue(production.contain("dev.serverfs.provider.ProviderChild"));
-        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
-                .that()
-                .resideInAPackage(BASE + ".provider..")
-                .should()
-                .onlyDependOnClassesThat()
-                .resideInAnyPackage(
-                        "java..",
-                        "com.fasterxml.jackson..",
-                        BASE + ".domain..",
-                        BASE + ".application..",
-                        BASE + ".provider..")
-                .check(production);
+        ArchitectureRules.providerLibraryUsesTheCoreThroughPortsOnly(BASE).check(production);
+    }
+
+    @Test
+    void in_ports_do_not_depend_on_out_ports() {
+        ArchitectureRules.inPortsDoNotDependOnOutPorts(BASE).check(production);
+    }
+
+    @Test
+    void only_bootstrap_reads_the_environment() {
+        ArchitectureRules.onlyBootstrapReadsTheEnvironment(BASE).check(production);
     }
 
     @Test
