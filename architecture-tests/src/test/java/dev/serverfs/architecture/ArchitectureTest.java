@@ -65,7 +65,10 @@ class ArchitectureTest {
         assertTrue(modules.containsAll(Set.of("fs", "mcp", "sqlite", "codex", "claude", "bridge")), modules::toString);
     }
 
-    /** The adapter module a class file location names ({@code …/adapters-fs/target/…}, {@code …/serverfs-adapters-fs/…}), or "". */
+    /**
+     * The adapter module a class file location names, the last one in the path ({@code …/adapters-fs/target/…} in the
+     * reactor, {@code …/serverfs-adapters-fs/…} in a repository), or "" for none.
+     */
     private static String adapterModuleOf(String location) {
         Matcher m = ADAPTER_MODULE.matcher(location);
         String module = "";

@@ -9,10 +9,10 @@ import java.util.Objects;
 
 /**
  * The Agent service (reference §4.3, v0.7.3 plan) hosted in this process: over capabilities that share one {@link
- * LiveRuns} holder (bootstrap builds them), offers the nine Agent use cases ({@link #useCases}), start-up reconciliation, lazy slot
- * reconciliation (the {@link SlotRecovery} mutations use) and orderly shutdown. The writer lease is released only
- * by a runner's cleanup, after the runtime returned; a recovery guard is removed only with proof that the
- * provider stopped.
+ * LiveRuns} holder (bootstrap builds them), offers the nine Agent use cases ({@link #useCases}), start-up
+ * reconciliation, lazy slot reconciliation (the {@link SlotRecovery} mutations use) and orderly shutdown. The writer
+ * lease is released only by a runner's cleanup, after the runtime returned; a recovery guard is removed only with
+ * proof that the provider stopped.
  */
 public final class AgentService implements SlotRecovery {
 
