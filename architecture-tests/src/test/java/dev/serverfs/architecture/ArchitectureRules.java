@@ -5,6 +5,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.type;
 import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
 import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
@@ -15,8 +16,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaConstructorCall;
 import com.tngtech.archunit.lang.ArchRule;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -241,15 +242,84 @@ final class ArchitectureRules {
                 .as("adapters use the application only through application.port.in and application.port.out");
     }
 
-    /** Only bootstrap wires: services are constructed in bootstrap (or by other services), never by adapters. */
+    /**
+     * Only bootstrap wires: application services and use-case implementations are constructed in bootstrap and handed
+     * to whoever needs them; no adapter constructs anything of {@code application.service}, and a service builds only
+     * its own helpers, never another service.
+     */
     static ArchRule onlyBootstrapConstructsServices(String base) {
+        String services = base + ".application.service..";
+        DescribedPredicate<JavaClass> inServices = resideInAPackage(services);
+        DescribedPredicate<JavaClass> serviceOrUseCase = inServices.and(simpleNameEndingWith("Service")
+                .or(assignableTo(
+                        resideInAPackage(base + ".application.port.in..").and(JavaClass.Predicates.INTERFACES))));
         return noClasses()
                 .that()
-                .resideOutsideOfPackages(base + ".bootstrap..", base + ".application.service..")
+                .resideOutsideOfPackage(base + ".bootstrap..")
                 .should()
-                .callConstructorWhere(target(owner(resideInAPackage(base + ".application.service.."))))
+                .callConstructorWhere(DescribedPredicate.describe(
+                        "a constructor of an application service, or of any application.service class from outside it",
+                        (JavaConstructorCall call) -> serviceOrUseCase.test(call.getTargetOwner())
+                                || (inServices.test(call.getTargetOwner()) && !inServices.test(call.getOriginOwner()))))
                 .allowEmptyShould(true)
                 .as("only bootstrap constructs application services");
+    }
+
+    /** The driving side never sees the driven side: an in-port's types never name an out-port (hexagonal ports). */
+    static ArchRule inPortsDoNotDependOnOutPorts(String base) {
+        return noClasses()
+                .that()
+                .resideInAPackage(base + ".application.port.in..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(base + ".application.port.out..")
+                .allowEmptyShould(true)
+                .as("application.port.in does not depend on application.port.out");
+    }
+
+    /**
+     * Only bootstrap reads the environment and system properties (ARCHITECTURE.md §3.9): adapters, the provider
+     * library and the core are handed their settings. {@code OpenFlags} is the one exception: {@code os.arch} is a
+     * fact of the JVM it runs on, which picks the kernel's flag values, not a setting.
+     */
+    static ArchRule onlyBootstrapReadsTheEnvironment(String base) {
+        return noClasses()
+                .that()
+                .resideOutsideOfPackage(base + ".bootstrap..")
+                .and()
+                .doNotHaveFullyQualifiedName(base + ".adapters.fs.linux.OpenFlags")
+                .should()
+                .callMethodWhere(
+                        target(owner(type(System.class))).and(target(nameMatching("getenv|getProperty|getProperties"))))
+                .orShould()
+                .callMethodWhere(target(owner(type(Boolean.class))).and(target(nameMatching("getBoolean"))))
+                .orShould()
+                .callMethodWhere(target(owner(type(Integer.class))).and(target(nameMatching("getInteger"))))
+                .orShould()
+                .callMethodWhere(target(owner(type(Long.class))).and(target(nameMatching("getLong"))))
+                .allowEmptyShould(true)
+                .as("only bootstrap reads environment variables and system properties");
+    }
+
+    /**
+     * The shared provider library ({@code provider-support}, child-process supervision for the provider adapters) is
+     * used by adapters, so it obeys their rules and more: the JDK, Jackson, the domain and the application's ports
+     * only; no adapter, no service, no other library.
+     */
+    static ArchRule providerLibraryUsesTheCoreThroughPortsOnly(String base) {
+        return classes()
+                .that()
+                .resideInAPackage(base + ".provider..")
+                .should()
+                .onlyDependOnClassesThat(resideInAnyPackage(
+                                "java..",
+                                "com.fasterxml.jackson..",
+                                domain(base),
+                                base + ".application.port..",
+                                base + ".provider..")
+                        .or(PRIMITIVE))
+                .allowEmptyShould(true)
+                .as("the provider library depends on the JDK, Jackson, the domain and the ports only");
     }
 
     /**
@@ -266,9 +336,12 @@ final class ArchitectureRules {
                 .as("packages are free of cycles");
     }
 
-    /** Adapters never depend on each other (ARCHITECTURE.md §2). */
-    static ArchRule adaptersDoNotDependOnEachOther(SliceAssignment modules) {
-        return slices().assignedFrom(modules)
+    /**
+     * Adapters never depend on each other (ARCHITECTURE.md §2): each adapter module {@code adapters-<name>} is the
+     * package {@code <base>.adapters.<name>} (checked by {@code ArchitectureTest}), so one package is one slice.
+     */
+    static ArchRule adaptersDoNotDependOnEachOther(String base) {
+        return slices().matching(base + ".adapters.(*)..")
                 .should()
                 .notDependOnEachOther()
                 .allowEmptyShould(true)

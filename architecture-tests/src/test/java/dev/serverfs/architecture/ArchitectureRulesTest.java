@@ -127,11 +127,9 @@ class ArchitectureRulesTest {
 
     @Test
     void adapter_isolation_rule_can_fail() {
-        assertPassesOnGood(ArchitectureRules.adaptersDoNotDependOnEachOther(new ModuleSlices(GOOD)));
+        assertPassesOnGood(ArchitectureRules.adaptersDoNotDependOnEachOther(GOOD));
         assertFailsNaming(
-                ArchitectureRules.adaptersDoNotDependOnEachOther(new ModuleSlices(BAD)),
-                List.of("adapters.fs.FsThing"),
-                List.of());
+                ArchitectureRules.adaptersDoNotDependOnEachOther(BAD), List.of("adapters.fs.FsThing"), List.of());
     }
 
     @Test
@@ -184,8 +182,43 @@ class ArchitectureRulesTest {
         assertPassesOnGood(ArchitectureRules.onlyBootstrapConstructsServices(GOOD));
         assertFailsNaming(
                 ArchitectureRules.onlyBootstrapConstructsServices(BAD),
-                List.of("adapters.mcp.ServiceCallingTool.call()"),
+                List.of("adapters.mcp.ServiceCallingTool.call()", "application.service.AssemblingService.run()"),
                 List.of("application.service.AdapterCallingService"));
+    }
+
+    @Test
+    void in_port_rule_can_fail() {
+        assertPassesOnGood(ArchitectureRules.inPortsDoNotDependOnOutPorts(GOOD));
+        assertFailsNaming(
+                ArchitectureRules.inPortsDoNotDependOnOutPorts(BAD),
+                List.of("application.port.in.StoreLeakingUseCase"),
+                List.of("application.port.in.ConcreteUseCase"));
+    }
+
+    @Test
+    void bootstrap_only_environment_rule_can_fail() {
+        assertPassesOnGood(ArchitectureRules.onlyBootstrapReadsTheEnvironment(GOOD));
+        assertFailsNaming(
+                ArchitectureRules.onlyBootstrapReadsTheEnvironment(BAD),
+                List.of(
+                        "adapters.fs.EnvironmentReadingAdapter.home()",
+                        "adapters.mcp.PropertyReadingAdapter.resolution()",
+                        "adapters.mcp.PropertyReadingAdapter.verbose()",
+                        "adapters.mcp.PropertyReadingAdapter.port()",
+                        "domain.EnvironmentReading.mode()"),
+                List.of("adapters.fs.FsThing", "adapters.mcp.McpThing"));
+    }
+
+    @Test
+    void provider_library_rule_can_fail() {
+        assertPassesOnGood(ArchitectureRules.providerLibraryUsesTheCoreThroughPortsOnly(GOOD));
+        assertFailsNaming(
+                ArchitectureRules.providerLibraryUsesTheCoreThroughPortsOnly(BAD),
+                List.of(
+                        "provider.AdapterReachingLibrary",
+                        "provider.ServiceReachingLibrary",
+                        "provider.HttpServingLibrary"),
+                List.of());
     }
 
     @Test
@@ -204,7 +237,9 @@ class ArchitectureRulesTest {
                 .check(none);
         ArchitectureRules.coreNeverReadsClockOrRandomness("dev.serverfs.archfixture.nothing_here")
                 .check(none);
-        ArchitectureRules.adaptersDoNotDependOnEachOther(new ModuleSlices("dev.serverfs.archfixture.nothing_here"))
+        ArchitectureRules.adaptersDoNotDependOnEachOther("dev.serverfs.archfixture.nothing_here")
+                .check(none);
+        ArchitectureRules.providerLibraryUsesTheCoreThroughPortsOnly("dev.serverfs.archfixture.nothing_here")
                 .check(none);
     }
 }

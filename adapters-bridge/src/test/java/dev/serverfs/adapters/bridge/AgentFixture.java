@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.application.service.agent.AgentService;
+import dev.serverfs.application.service.agent.TestAgentWiring;
 import dev.serverfs.application.testing.FakeWorkingDirectories;
 import dev.serverfs.application.testing.InMemoryResultSpool;
 import dev.serverfs.application.testing.InMemoryTaskStore;
@@ -70,7 +71,7 @@ final class AgentFixture implements AutoCloseable {
                 1, new WorkdirAlias("docs"), Optional.empty(), Access.READ_WRITE, policy, Path.of("/srv/docs"))));
         AgentLimits limits = LIMITS;
         InMemoryResultSpool spool = new InMemoryResultSpool();
-        lifecycle = new AgentService(
+        lifecycle = TestAgentWiring.agentService(
                 workdirs,
                 new FakeWorkingDirectories(),
                 List.of(fake),

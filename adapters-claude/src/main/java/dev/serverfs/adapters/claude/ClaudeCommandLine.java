@@ -1,8 +1,8 @@
 package dev.serverfs.adapters.claude;
 
-import dev.serverfs.adapters.provider.ProviderCommand;
-import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.domain.task.TaskProfile;
+import dev.serverfs.provider.ProviderCommand;
+import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

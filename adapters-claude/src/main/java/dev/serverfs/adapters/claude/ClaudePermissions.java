@@ -1,11 +1,11 @@
 package dev.serverfs.adapters.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.serverfs.adapters.provider.ProviderJson;
 import dev.serverfs.domain.json.JsonValue;
 import dev.serverfs.domain.task.ApprovalDecision;
 import dev.serverfs.domain.task.ApprovalRequest;
 import dev.serverfs.domain.task.ApprovalResolution;
+import dev.serverfs.provider.ProviderJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,11 +1,5 @@
 package dev.serverfs.adapters.codex;
 
-import dev.serverfs.adapters.provider.CachedVersion;
-import dev.serverfs.adapters.provider.ProviderCommand;
-import dev.serverfs.adapters.provider.ProviderProbe;
-import dev.serverfs.adapters.provider.ProviderSandbox;
-import dev.serverfs.adapters.provider.ProviderTurns;
-import dev.serverfs.adapters.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;
@@ -19,6 +13,12 @@ import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.provider.CachedVersion;
+import dev.serverfs.provider.ProviderCommand;
+import dev.serverfs.provider.ProviderProbe;
+import dev.serverfs.provider.ProviderSandbox;
+import dev.serverfs.provider.ProviderTurns;
+import dev.serverfs.provider.StopPolicy;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

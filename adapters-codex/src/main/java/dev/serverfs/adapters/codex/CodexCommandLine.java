@@ -2,9 +2,9 @@ package dev.serverfs.adapters.codex;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.serverfs.adapters.provider.ProviderCommand;
-import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.domain.task.TaskProfile;
+import dev.serverfs.provider.ProviderCommand;
+import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,6 @@ package dev.serverfs.adapters.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.serverfs.adapters.provider.ProviderJson;
 import dev.serverfs.domain.json.JsonValue;
 import dev.serverfs.domain.task.ApprovalDecision;
 import dev.serverfs.domain.task.ApprovalRequest;
@@ -12,6 +11,7 @@ import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.QuestionOption;
 import dev.serverfs.domain.task.QuestionRequest;
 import dev.serverfs.domain.task.RequestedPermission;
+import dev.serverfs.provider.ProviderJson;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.application.port.out.TurnRequest;
@@ -14,6 +13,7 @@ import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
+import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

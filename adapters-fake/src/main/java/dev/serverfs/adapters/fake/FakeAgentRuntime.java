@@ -1,8 +1,5 @@
 package dev.serverfs.adapters.fake;
 
-import dev.serverfs.adapters.provider.ProviderChild;
-import dev.serverfs.adapters.provider.ProviderCommand;
-import dev.serverfs.adapters.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;
@@ -27,9 +24,10 @@ import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
-import java.nio.file.Path;
+import dev.serverfs.provider.ProviderChild;
+import dev.serverfs.provider.ProviderCommand;
+import dev.serverfs.provider.StopPolicy;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,26 +64,21 @@ public final class FakeAgentRuntime implements AgentRuntime {
     private static final List<String> INHERITED_ENVIRONMENT = List.of("PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR");
 
     private final List<String> command;
+    private final Map<String, String> environment;
     private final Map<TaskId, Child> children = new ConcurrentHashMap<>();
     /** Tasks whose child this runtime saw exit: local proof of stop for reconciliation. */
     private final Set<TaskId> stopped = ConcurrentHashMap.newKeySet();
     /** Cancels that arrived before the task's child was registered. */
     private final Set<TaskId> earlyCancels = ConcurrentHashMap.newKeySet();
 
-    /** @param command the argv that starts a process running {@link FakeProvider#run} */
-    public FakeAgentRuntime(List<String> command) {
+    /**
+     * @param command the argv that starts a process running {@link FakeProvider#run}
+     * @param environment this process' environment ({@code System.getenv()} in bootstrap); the child gets only its
+     *     allow-listed part
+     */
+    public FakeAgentRuntime(List<String> command, Map<String, String> environment) {
         this.command = List.copyOf(command);
-    }
-
-    /** The argv that runs {@code mainClass} with {@code args} on the current JVM and class path. */
-    public static List<String> javaCommand(String mainClass, String... args) {
-        List<String> argv = new ArrayList<>();
-        argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        argv.add("-cp");
-        argv.add(System.getProperty("java.class.path"));
-        argv.add(mainClass);
-        argv.addAll(List.of(args));
-        return argv;
+        this.environment = Map.copyOf(ProviderCommand.inherit(environment, INHERITED_ENVIRONMENT));
     }
 
     @Override
@@ -106,11 +99,8 @@ public final class FakeAgentRuntime implements AgentRuntime {
         boolean stopAtOnce = Thread.interrupted();
         TaskId taskId = request.taskId();
         FakeScript script = FakeScript.parse(request.prompt());
-        ProviderChild process = ProviderChild.start(new ProviderCommand(
-                command,
-                request.workingDirectory(),
-                ProviderCommand.inherit(System.getenv(), INHERITED_ENVIRONMENT),
-                MAX_LINE_BYTES));
+        ProviderChild process = ProviderChild.start(
+                new ProviderCommand(command, request.workingDirectory(), environment, MAX_LINE_BYTES));
         // An exit observed at any time, even after this turn gave up on the child, proves the stop.
         process.onExit(() -> stopped.add(taskId));
         Child child = new Child(process, script);

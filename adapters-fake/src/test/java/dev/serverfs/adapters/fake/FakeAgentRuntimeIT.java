@@ -15,6 +15,7 @@ import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnRequest;
 import dev.serverfs.application.service.agent.AgentService;
+import dev.serverfs.application.service.agent.TestAgentWiring;
 import dev.serverfs.application.testing.FakeWorkingDirectories;
 import dev.serverfs.application.testing.InMemoryResultSpool;
 import dev.serverfs.application.testing.InMemoryTaskStore;
@@ -96,8 +97,8 @@ class FakeAgentRuntimeIT {
         Workdirs workdirs = new Workdirs(
                 List.of(new Workdir(1, new WorkdirAlias("docs"), Optional.empty(), Access.READ_WRITE, policy, root)));
         FakeAgentRuntime fake =
-                new FakeAgentRuntime(FakeAgentRuntime.javaCommand(FakeProviderTestMain.class.getName()));
-        lifecycle = new AgentService(
+                new FakeAgentRuntime(javaCommand(FakeProviderTestMain.class.getName()), System.getenv());
+        lifecycle = TestAgentWiring.agentService(
                 workdirs,
                 new FakeWorkingDirectories(),
                 List.of(fake),
@@ -350,7 +351,7 @@ class FakeAgentRuntimeIT {
     @Test
     void a_stopping_turn_waits_out_repeated_interrupts_and_records_the_exit_it_observes() throws Exception {
         FakeAgentRuntime fake =
-                new FakeAgentRuntime(FakeAgentRuntime.javaCommand(FakeProviderTestMain.class.getName()));
+                new FakeAgentRuntime(javaCommand(FakeProviderTestMain.class.getName()), System.getenv());
         Task task = TaskFixtures.queued(7);
         CompletableFuture<Long> pid = new CompletableFuture<>();
         RunContext context = new RunContext() {
@@ -419,5 +420,14 @@ class FakeAgentRuntimeIT {
         assertEquals(
                 ProviderState.STOPPED, fake.reconcile(task, Optional.empty()).provider(), "the observed exit is proof");
         turn.join(TimeUnit.SECONDS.toMillis(30));
+    }
+
+    /** The argv that runs {@code mainClass} on this JVM and class path. */
+    private static List<String> javaCommand(String mainClass) {
+        return List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass);
     }
 }

@@ -44,8 +44,8 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * {@link WorkdirFileSystem} on Linux through FFM. One {@code O_PATH} descriptor per workdir root, opened on first
  * use and held until {@link #close()}; everything else is opened beneath it (see {@link Confinement}).
- * {@link Resolution#AUTO} uses {@code openat2} when the kernel allows it; the system property
- * {@code serverfs.fs.resolution=walk} (or {@link Resolution#COMPONENT_WALK}) forces the fallback walk. The
+ * {@link Resolution#AUTO} uses {@code openat2} when the kernel allows it; {@link Resolution#COMPONENT_WALK} (what
+ * bootstrap passes for the system property {@code serverfs.fs.resolution=walk}) forces the fallback walk. The
  * {@link WorkdirMutations} side publishes atomically through the parent descriptor (see {@link Publication}); the
  * {@link WorkingDirectories} side holds provider starting directories as {@code O_PATH} descriptors. Searches and
  * walks run on platform threads of their own ({@link SearchSlots}), never on the caller's (virtual) thread.
@@ -87,8 +87,7 @@ public final class LinuxWorkdirFileSystem
     }
 
     LinuxWorkdirFileSystem(Resolution resolution, WalkHook hook) {
-        boolean forced =
-                resolution == Resolution.COMPONENT_WALK || "walk".equals(System.getProperty("serverfs.fs.resolution"));
+        boolean forced = resolution == Resolution.COMPONENT_WALK;
         this.confinement = new Confinement(!forced && Confinement.openat2Available());
         this.hook = hook;
         this.search = new NativeTextSearch(confinement);

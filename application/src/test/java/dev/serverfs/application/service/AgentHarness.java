@@ -17,6 +17,7 @@ import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.Submission;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
 import dev.serverfs.application.service.agent.AgentService;
+import dev.serverfs.application.service.agent.TestAgentWiring;
 import dev.serverfs.application.testing.FakeWorkingDirectories;
 import dev.serverfs.application.testing.InMemoryResultSpool;
 import dev.serverfs.application.testing.InMemoryTaskStore;
@@ -85,7 +86,7 @@ final class AgentHarness implements AutoCloseable {
     AgentHarness(AgentLimits limits, InMemoryTaskStore store, InMemoryWriterLeases leases) {
         this.store = store;
         this.leases = leases;
-        lifecycle = new AgentService(
+        lifecycle = TestAgentWiring.agentService(
                 workdirs,
                 directories,
                 List.of(fake),

@@ -7,7 +7,6 @@ import dev.serverfs.adapters.codex.CodexSettings;
 import dev.serverfs.adapters.fake.FakeAgentRuntime;
 import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
-import dev.serverfs.adapters.provider.ProviderSandbox;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
 import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.out.AgentRuntime;
@@ -22,6 +21,7 @@ import dev.serverfs.domain.task.AgentLimits;
 import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.workdir.Workdirs;
+import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -144,7 +144,7 @@ public final class EmbeddedAgent implements AutoCloseable {
                         config.taskTimeout(), config.interactionTimeout(), config.maxActiveTasks(), config.retention());
         List<AgentRuntime> all = new ArrayList<>(runtimes);
         if (config.fakeRuntimeEnabled()) {
-            all.add(new FakeAgentRuntime(fakeProviderCommand));
+            all.add(new FakeAgentRuntime(fakeProviderCommand, System.getenv()));
         }
         FlockWriterLeases leases = new FlockWriterLeases(config.lockDir());
         leases.prepare(sharedLockGid);
@@ -154,8 +154,8 @@ public final class EmbeddedAgent implements AutoCloseable {
                 Thread.ofVirtual().name("serverfs-agent-task-", 0).factory());
         // The service's own root descriptors, as a Bridge would hold them: provider children start in directories
         // held beneath them (issue 10 item 9).
-        LinuxWorkdirFileSystem directories = new LinuxWorkdirFileSystem();
-        AgentService service = new AgentService(
+        LinuxWorkdirFileSystem directories = new LinuxWorkdirFileSystem(ServerFsProcess.fsResolution());
+        AgentService service = AgentServiceWiring.agentService(
                 workdirs,
                 directories,
                 all,

@@ -1,6 +1,8 @@
 package dev.serverfs.bootstrap.launch;
 
-import dev.serverfs.adapters.fake.FakeAgentRuntime;
+import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The process-level facts of ServerFS that sub-commands and wiring need. */
@@ -19,6 +21,27 @@ public final class ServerFsProcess {
 
     /** The argv that starts {@code serverfs fake-provider} (the test-only fake runtime's child) on this JVM. */
     public static List<String> fakeProviderArgv() {
-        return FakeAgentRuntime.javaCommand(MAIN_CLASS, "fake-provider");
+        return javaCommand(MAIN_CLASS, "fake-provider");
+    }
+
+    /** The argv that runs {@code mainClass} with {@code args} on this JVM and class path. */
+    public static List<String> javaCommand(String mainClass, String... args) {
+        List<String> argv = new ArrayList<>();
+        argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        argv.add("-cp");
+        argv.add(System.getProperty("java.class.path"));
+        argv.add(mainClass);
+        argv.addAll(List.of(args));
+        return argv;
+    }
+
+    /**
+     * How the filesystem adapter resolves paths: {@code openat2} when the kernel allows it, unless the system property
+     * {@code serverfs.fs.resolution=walk} forces the component walk.
+     */
+    public static LinuxWorkdirFileSystem.Resolution fsResolution() {
+        return "walk".equals(System.getProperty("serverfs.fs.resolution"))
+                ? LinuxWorkdirFileSystem.Resolution.COMPONENT_WALK
+                : LinuxWorkdirFileSystem.Resolution.AUTO;
     }
 }

@@ -35,6 +35,7 @@ import dev.serverfs.application.service.StatFileService;
 import dev.serverfs.application.service.UploadBinaryFileService;
 import dev.serverfs.bootstrap.agent.AgentWiring;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.bootstrap.launch.ServerFsProcess;
 import dev.serverfs.bootstrap.launch.ServerFsVersion;
 import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.Workdirs;
@@ -85,7 +86,7 @@ public final class ServeWiring implements AutoCloseable {
      * one); present exactly when {@code SERVERFS_FILE_INGRESS_ENABLED=true}.
      */
     public static ServeWiring start(ServerFsConfig config, Optional<? extends FileIngress> fileIngress) {
-        LinuxWorkdirFileSystem fileSystem = new LinuxWorkdirFileSystem();
+        LinuxWorkdirFileSystem fileSystem = new LinuxWorkdirFileSystem(ServerFsProcess.fsResolution());
         Optional<SidecarFileIngress> owned =
                 fileIngress.filter(SidecarFileIngress.class::isInstance).map(SidecarFileIngress.class::cast);
         AgentWiring agent = null;

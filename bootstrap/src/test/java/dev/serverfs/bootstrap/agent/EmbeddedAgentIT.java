@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.serverfs.adapters.fake.FakeAgentRuntime;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.Submission;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
 import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.bootstrap.ServerFsMain;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.bootstrap.launch.ServerFsProcess;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.RecoveryGuard;
@@ -115,7 +115,7 @@ class EmbeddedAgentIT {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path locks = dir.resolve("locks");
         Path root = Files.createDirectory(dir.resolve("docs"));
-        List<String> child = FakeAgentRuntime.javaCommand(ServerFsMain.class.getName(), "fake-provider");
+        List<String> child = ServerFsProcess.javaCommand(ServerFsMain.class.getName(), "fake-provider");
         FlockWriterLeases mutationGate = new FlockWriterLeases(locks);
         TaskId echo;
         TaskId waiting;

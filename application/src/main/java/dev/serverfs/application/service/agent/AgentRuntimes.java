@@ -13,10 +13,10 @@ import java.util.Optional;
  * wire strings (a task's stored runtime, a workdir's allow-list): one that names no {@link RuntimeName} finds
  * nothing.
  */
-final class AgentRuntimes {
+public final class AgentRuntimes {
     private final Map<RuntimeName, AgentRuntime> byName;
 
-    AgentRuntimes(List<AgentRuntime> runtimes) {
+    public AgentRuntimes(List<AgentRuntime> runtimes) {
         Map<RuntimeName, AgentRuntime> map = new EnumMap<>(RuntimeName.class);
         runtimes.forEach(r -> map.put(r.name(), r));
         this.byName = Map.copyOf(map);

@@ -1,29 +1,18 @@
 package dev.serverfs.application.service.agent;
 
 import dev.serverfs.application.port.in.AgentUseCases;
-import dev.serverfs.application.port.out.AgentRuntime;
-import dev.serverfs.application.port.out.IdGenerator;
-import dev.serverfs.application.port.out.ResultSpool;
-import dev.serverfs.application.port.out.TaskStore;
-import dev.serverfs.application.port.out.Timers;
-import dev.serverfs.application.port.out.WorkingDirectories;
-import dev.serverfs.application.port.out.WriterLeases;
 import dev.serverfs.application.service.SlotRecovery;
 import dev.serverfs.domain.task.AgentLimits;
 import dev.serverfs.domain.task.TaskId;
-import dev.serverfs.domain.workdir.Workdirs;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executor;
 
 /**
- * The Agent service (reference §4.3, v0.7.3 plan) hosted in this process: wires the capabilities over one {@link
- * LiveRuns} holder and offers the nine Agent use cases ({@link #useCases}), start-up reconciliation, lazy slot
- * reconciliation (the {@link SlotRecovery} mutations use) and orderly shutdown. The writer lease is released only
- * by a runner's cleanup, after the runtime returned; a recovery guard is removed only with proof that the
- * provider stopped.
+ * The Agent service (reference §4.3, v0.7.3 plan) hosted in this process: over capabilities that share one {@link
+ * LiveRuns} holder (bootstrap builds them), offers the nine Agent use cases ({@link #useCases}), start-up
+ * reconciliation, lazy slot reconciliation (the {@link SlotRecovery} mutations use) and orderly shutdown. The writer
+ * lease is released only by a runner's cleanup, after the runtime returned; a recovery guard is removed only with
+ * proof that the provider stopped.
  */
 public final class AgentService implements SlotRecovery {
 
@@ -40,60 +29,21 @@ public final class AgentService implements SlotRecovery {
         }
     }
 
-    private final LiveRuns live = new LiveRuns();
+    private final LiveRuns live;
     private final TaskReconciliation reconciliation;
     private final TaskStopping stopping;
     private final AgentUseCases useCases;
 
+    /**
+     * The service over capabilities bootstrap built around the one {@code live} holder they share: {@code useCases}
+     * are the submission, interactions, stopping and read services built over the same records, runtimes and holder.
+     */
     public AgentService(
-            Workdirs workdirs,
-            WorkingDirectories directories,
-            List<AgentRuntime> runtimes,
-            TaskStore store,
-            ResultSpool spool,
-            WriterLeases leases,
-            IdGenerator ids,
-            Timers timers,
-            Clock clock,
-            Executor runners,
-            Settings settings) {
-        Objects.requireNonNull(workdirs, "workdirs");
-        Objects.requireNonNull(spool, "spool");
-        Objects.requireNonNull(leases, "leases");
-        Objects.requireNonNull(ids, "ids");
-        Objects.requireNonNull(timers, "timers");
-        Objects.requireNonNull(runners, "runners");
-        Objects.requireNonNull(settings, "settings");
-        AgentRuntimes byName = new AgentRuntimes(runtimes);
-        TaskRecords records = new TaskRecords(
-                Objects.requireNonNull(store, "store"), Objects.requireNonNull(clock, "clock"), settings.limits());
-        reconciliation = new TaskReconciliation(workdirs, byName, records, spool, leases, live);
-        stopping = new TaskStopping(records, live, reconciliation, settings.providerCancelBound());
-        TaskInteractions interactions = new TaskInteractions(records, live, stopping, ids, timers);
-        TaskRunner runner = new TaskRunner(records, live, spool, reconciliation, interactions);
-        TaskSubmission submission = new TaskSubmission(
-                workdirs,
-                Objects.requireNonNull(directories, "directories"),
-                byName,
-                records,
-                live,
-                reconciliation,
-                runner,
-                stopping,
-                ids,
-                timers,
-                runners,
-                settings.bridgeVersion());
-        useCases = new AgentUseCases(
-                new ListAgentRuntimesService(workdirs, byName),
-                submission,
-                new GetAgentTaskService(records),
-                new ReadAgentTaskEventsService(records),
-                new ReadAgentTaskResultService(records, spool),
-                interactions,
-                interactions,
-                interactions,
-                stopping);
+            LiveRuns live, TaskReconciliation reconciliation, TaskStopping stopping, AgentUseCases useCases) {
+        this.live = Objects.requireNonNull(live, "live");
+        this.reconciliation = Objects.requireNonNull(reconciliation, "reconciliation");
+        this.stopping = Objects.requireNonNull(stopping, "stopping");
+        this.useCases = Objects.requireNonNull(useCases, "useCases");
     }
 
     /** The nine Agent use cases of this service. */

@@ -6,10 +6,10 @@ import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 
 /** Reference §3.3: a read of the store only; never starts, resumes or cancels anything. */
-final class GetAgentTaskService implements GetAgentTaskUseCase {
+public final class GetAgentTaskService implements GetAgentTaskUseCase {
     private final TaskRecords records;
 
-    GetAgentTaskService(TaskRecords records) {
+    public GetAgentTaskService(TaskRecords records) {
         this.records = records;
     }
 

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.TreeSet;
 
 /** Reference §3.1: probes only runtimes allowlisted on at least one workdir; a failed probe is unavailable. */
-final class ListAgentRuntimesService implements ListAgentRuntimesUseCase {
+public final class ListAgentRuntimesService implements ListAgentRuntimesUseCase {
     private final Workdirs workdirs;
     private final AgentRuntimes runtimes;
 
-    ListAgentRuntimesService(Workdirs workdirs, AgentRuntimes runtimes) {
+    public ListAgentRuntimesService(Workdirs workdirs, AgentRuntimes runtimes) {
         this.workdirs = workdirs;
         this.runtimes = runtimes;
     }

@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /** The one holder of the tasks whose runner has not finished its cleanup in this process. Thread-safe. */
-final class LiveRuns {
+public final class LiveRuns {
     private final Map<TaskId, LiveRun> runs = new ConcurrentHashMap<>();
 
     void add(LiveRun run) {

@@ -9,10 +9,10 @@ import dev.serverfs.domain.task.TaskId;
 import java.util.List;
 
 /** Reference §3.4: cursor paging; {@code next_after_event_id} is the last returned id or the input cursor. */
-final class ReadAgentTaskEventsService implements ReadAgentTaskEventsUseCase {
+public final class ReadAgentTaskEventsService implements ReadAgentTaskEventsUseCase {
     private final TaskRecords records;
 
-    ReadAgentTaskEventsService(TaskRecords records) {
+    public ReadAgentTaskEventsService(TaskRecords records) {
         this.records = records;
     }
 

@@ -10,11 +10,11 @@ import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskResult;
 
 /** Reference §3.5: UTF-8-safe chunks of a spooled result; inline results are not retrievable. */
-final class ReadAgentTaskResultService implements ReadAgentTaskResultUseCase {
+public final class ReadAgentTaskResultService implements ReadAgentTaskResultUseCase {
     private final TaskRecords records;
     private final ResultSpool spool;
 
-    ReadAgentTaskResultService(TaskRecords records, ResultSpool spool) {
+    public ReadAgentTaskResultService(TaskRecords records, ResultSpool spool) {
         this.records = records;
         this.spool = spool;
     }

@@ -37,7 +37,7 @@ import java.util.function.Function;
  * caller's side resolves it once (an expired request interrupts the task first and answers {@code REQUEST_STALE}).
  * A {@code cancel_task} decision takes the cancel path. Message text goes to the runtime, never to the store.
  */
-final class TaskInteractions
+public final class TaskInteractions
         implements RespondAgentApprovalUseCase, AnswerAgentQuestionUseCase, SendAgentMessageUseCase {
     private final TaskRecords records;
     private final LiveRuns live;
@@ -45,7 +45,7 @@ final class TaskInteractions
     private final IdGenerator ids;
     private final Timers timers;
 
-    TaskInteractions(TaskRecords records, LiveRuns live, TaskStopping stopping, IdGenerator ids, Timers timers) {
+    public TaskInteractions(TaskRecords records, LiveRuns live, TaskStopping stopping, IdGenerator ids, Timers timers) {
         this.records = records;
         this.live = live;
         this.stopping = stopping;

@@ -26,7 +26,7 @@ import java.util.Optional;
  * reconciliation, lazy reconciliation of one slot, the slot's lease for a new task, and GC of expired tasks. A
  * guard is removed only with proof that its provider stopped; unknown state stays fail-closed.
  */
-final class TaskReconciliation implements SlotRecovery {
+public final class TaskReconciliation implements SlotRecovery {
     private final Workdirs workdirs;
     private final AgentRuntimes runtimes;
     private final TaskRecords records;
@@ -34,7 +34,7 @@ final class TaskReconciliation implements SlotRecovery {
     private final WriterLeases leases;
     private final LiveRuns live;
 
-    TaskReconciliation(
+    public TaskReconciliation(
             Workdirs workdirs,
             AgentRuntimes runtimes,
             TaskRecords records,

@@ -21,12 +21,12 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /** The task store as every Agent capability uses it: the clock, look-ups, terminal transitions and events. */
-final class TaskRecords {
+public final class TaskRecords {
     private final TaskStore store;
     private final Clock clock;
     private final AgentLimits limits;
 
-    TaskRecords(TaskStore store, Clock clock, AgentLimits limits) {
+    public TaskRecords(TaskStore store, Clock clock, AgentLimits limits) {
         this.store = store;
         this.clock = clock;
         this.limits = limits;

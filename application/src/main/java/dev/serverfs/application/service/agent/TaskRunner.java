@@ -33,14 +33,14 @@ import java.util.Optional;
  * it. Cleanup releases the writer lease only after the runtime returned, and removes the recovery guard only after
  * a clean provider return or a proven stop (v0.7.3 §6).
  */
-final class TaskRunner {
+public final class TaskRunner {
     private final TaskRecords records;
     private final LiveRuns live;
     private final ResultSpool spool;
     private final TaskReconciliation reconciliation;
     private final TaskInteractions interactions;
 
-    TaskRunner(
+    public TaskRunner(
             TaskRecords records,
             LiveRuns live,
             ResultSpool spool,

@@ -25,13 +25,14 @@ import java.util.concurrent.TimeoutException;
  * fails the pending interaction, then makes one bounded provider cancel and interrupts the turn; the lease and
  * the guard are left to the runner's cleanup.
  */
-final class TaskStopping implements CancelAgentTaskUseCase {
+public final class TaskStopping implements CancelAgentTaskUseCase {
     private final TaskRecords records;
     private final LiveRuns live;
     private final TaskReconciliation reconciliation;
     private final Duration providerCancelBound;
 
-    TaskStopping(TaskRecords records, LiveRuns live, TaskReconciliation reconciliation, Duration providerCancelBound) {
+    public TaskStopping(
+            TaskRecords records, LiveRuns live, TaskReconciliation reconciliation, Duration providerCancelBound) {
         this.records = records;
         this.live = live;
         this.reconciliation = reconciliation;

@@ -45,7 +45,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * scheduling failure interrupts the task {@code BRIDGE_SCHEDULING_FAILED}. The held directory goes with the run and
  * is released by its cleanup.
  */
-final class TaskSubmission implements SubmitAgentTaskUseCase {
+public final class TaskSubmission implements SubmitAgentTaskUseCase {
     private final Workdirs workdirs;
     private final WorkingDirectories directories;
     private final AgentRuntimes runtimes;
@@ -63,7 +63,7 @@ final class TaskSubmission implements SubmitAgentTaskUseCase {
 
     private final ReentrantLock submitLock = new ReentrantLock();
 
-    TaskSubmission(
+    public TaskSubmission(
             Workdirs workdirs,
             WorkingDirectories directories,
             AgentRuntimes runtimes,

@@ -15,4 +15,8 @@ public final class ReadFileService implements ReadFileUseCase {
     public Revision read(String path) {
         return Revision.now(clock);
     }
+
+    public String text(String path) {
+        return new RevisionText().of(read(path));
+    }
 }

@@ -1,4 +1,4 @@
-package dev.serverfs.adapters.provider;
+package dev.serverfs.provider;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

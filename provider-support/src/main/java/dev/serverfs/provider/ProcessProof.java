@@ -1,4 +1,4 @@
-package dev.serverfs.adapters.provider;
+package dev.serverfs.provider;
 
 import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.ProviderState;

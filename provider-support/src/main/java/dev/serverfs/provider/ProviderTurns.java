@@ -1,4 +1,4 @@
-package dev.serverfs.adapters.provider;
+package dev.serverfs.provider;
 
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;

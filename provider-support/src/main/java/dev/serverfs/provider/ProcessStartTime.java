@@ -1,4 +1,4 @@
-package dev.serverfs.adapters.provider;
+package dev.serverfs.provider;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.serverfs.application.service;
+package dev.serverfs.application.service.agent;
 
 import dev.serverfs.application.port.in.ListAgentRuntimesUseCase;
 import dev.serverfs.domain.task.RuntimeInfo;

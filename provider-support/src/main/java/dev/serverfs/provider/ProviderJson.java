@@ -1,4 +1,4 @@
-package dev.serverfs.adapters.provider;
+package dev.serverfs.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.serverfs.domain.json.JsonValue;

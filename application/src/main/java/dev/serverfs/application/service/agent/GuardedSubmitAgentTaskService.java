@@ -1,4 +1,4 @@
-package dev.serverfs.application.service;
+package dev.serverfs.application.service.agent;
 
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
