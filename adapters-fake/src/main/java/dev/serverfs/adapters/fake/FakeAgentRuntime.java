@@ -1,5 +1,6 @@
 package dev.serverfs.adapters.fake;
 
+import dev.serverfs.adapters.provider.AgentRuntimeDescriptor;
 import dev.serverfs.adapters.provider.ProviderChild;
 import dev.serverfs.adapters.provider.ProviderCommand;
 import dev.serverfs.adapters.provider.StopPolicy;
@@ -52,6 +53,16 @@ import java.util.concurrent.CountDownLatch;
  * stall-cancel:}, {@code result-on-cancel:}) are described in {@link FakeProvider}.
  */
 public final class FakeAgentRuntime implements AgentRuntime {
+    /** The wire name of this runtime. */
+    public static final RuntimeName NAME = RuntimeName.of("fake");
+
+    /**
+     * Runtime {@code fake}: test-only (offered with {@code SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true}), no settings, its
+     * child the hidden {@code fake-provider} command of the hosting build.
+     */
+    public static final AgentRuntimeDescriptor DESCRIPTOR = new AgentRuntimeDescriptor(
+            NAME, true, List.of(), (values, host) -> new FakeAgentRuntime(host.fakeProviderCommand()));
+
     /** How long a stopped child gets to exit on its own before it is killed. */
     public static final Duration STOP_GRACE = Duration.ofSeconds(2);
     /** The same for a {@code hold:} child: long enough for a test to release it by killing its pid. */
@@ -90,13 +101,13 @@ public final class FakeAgentRuntime implements AgentRuntime {
 
     @Override
     public RuntimeName name() {
-        return RuntimeName.FAKE;
+        return NAME;
     }
 
     @Override
     public RuntimeInfo probe() {
         return new RuntimeInfo(
-                RuntimeName.FAKE.wire(), true, Optional.of("phase-a"), true, true, true, true, InFlightRecovery.NONE);
+                NAME.wire(), true, Optional.of("phase-a"), true, true, true, true, InFlightRecovery.NONE);
     }
 
     @Override
