@@ -25,6 +25,8 @@ class AgentRuntimeCatalogueTest {
         // adapters-mcp's Fixtures.runtimes, which ToolWireGoldenTest publishes, is this list.
         assertEquals(List.of("codex", "claude"), AgentRuntimeCatalogue.offered(false));
         assertEquals(List.of("codex", "claude", "fake"), AgentRuntimeCatalogue.offered(true));
+        // What is derived from that list, as published before the descriptors (docs/CONFIGURATION.md shows the label).
+        assertEquals("comma list ⊆ {`codex`, `claude`}", AgentSettings.RUNTIMES.label());
         for (AgentRuntimeDescriptor d : AgentRuntimeCatalogue.ALL) {
             assertEquals(d.name().wire().equals("fake"), d.testOnly(), d.name() + " test-only");
         }

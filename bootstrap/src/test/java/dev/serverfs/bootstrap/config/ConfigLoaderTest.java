@@ -614,10 +614,12 @@ class ConfigLoaderTest {
     @Test
     void runtimes_must_be_known_and_listed_once() {
         env.put("SERVERFS_AGENT_MODE", "workspace-write");
+        // "codex, claude" in this build: AgentRuntimeCatalogueTest pins the production runtimes and their order.
+        String allowed = String.join(", ", AgentRuntimeCatalogue.offered(false));
         env.put("SERVERFS_AGENT_RUNTIMES", "codex,qoder");
-        assertRejected("SERVERFS_AGENT_RUNTIMES: unknown runtime 'qoder' (allowed: codex, claude)");
+        assertRejected("SERVERFS_AGENT_RUNTIMES: unknown runtime 'qoder' (allowed: " + allowed + ")");
         env.put("SERVERFS_AGENT_RUNTIMES", "/usr/bin/codex");
-        assertRejected("SERVERFS_AGENT_RUNTIMES: unknown runtime (allowed: codex, claude)");
+        assertRejected("SERVERFS_AGENT_RUNTIMES: unknown runtime (allowed: " + allowed + ")");
         env.put("SERVERFS_AGENT_RUNTIMES", "codex, claude ,codex");
         assertRejected("SERVERFS_AGENT_RUNTIMES lists runtime codex more than once");
         env.put("SERVERFS_AGENT_RUNTIMES", "fake");
