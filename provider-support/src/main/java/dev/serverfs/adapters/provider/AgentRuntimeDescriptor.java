@@ -3,12 +3,11 @@ package dev.serverfs.adapters.provider;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.domain.task.RuntimeName;
 import java.nio.file.Path;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -23,13 +22,18 @@ public record AgentRuntimeDescriptor(RuntimeName name, boolean testOnly, List<Se
         Objects.requireNonNull(name, "name");
         settings = List.copyOf(settings);
         Objects.requireNonNull(factory, "factory");
-        Set<String> names = new HashSet<>();
+        Map<String, Setting> earlier = new HashMap<>();
         for (Setting s : settings) {
-            if (!names.add(s.name())) {
+            if (earlier.put(s.name(), s) != null) {
                 throw new IllegalArgumentException(name + " declares " + s.name() + " twice");
             }
-            if (s.aliasOf().isPresent() && !names.contains(s.aliasOf().get())) {
-                throw new IllegalArgumentException(s.name() + " must follow the setting it is an alias of");
+            Optional<Setting> target = s.aliasOf().map(earlier::get);
+            boolean program = target.isPresent()
+                    && s.kind() == Kind.PROGRAM
+                    && target.get().kind() == Kind.PROGRAM
+                    && target.get().aliasOf().isEmpty();
+            if (s.aliasOf().isPresent() && !program) {
+                throw new IllegalArgumentException(s.name() + " must follow the program setting it is an alias of");
             }
         }
     }

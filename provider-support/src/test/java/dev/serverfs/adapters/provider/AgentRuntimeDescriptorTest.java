@@ -27,6 +27,8 @@ class AgentRuntimeDescriptorTest {
         assertEquals(2, descriptor(List.of(bin, alias)).settings().size());
         assertThrows(IllegalArgumentException.class, () -> descriptor(List.of(bin, bin)));
         assertThrows(IllegalArgumentException.class, () -> descriptor(List.of(alias, bin)));
+        Setting aliasOfAlias = Setting.programAlias("SERVERFS_SCRATCH_CLI", "SERVERFS_SCRATCH_BIN", "d");
+        assertThrows(IllegalArgumentException.class, () -> descriptor(List.of(bin, alias, aliasOfAlias)));
         assertThrows(IllegalArgumentException.class, () -> Setting.program("SCRATCH_BIN", "scratch", "d"));
     }
 
