@@ -107,6 +107,11 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
         this.sandbox = sandbox;
     }
 
+    /** How this runtime runs its provider (tests of {@link #DESCRIPTOR}). */
+    ClaudeSettings settings() {
+        return settings;
+    }
+
     @Override
     public RuntimeName name() {
         return NAME;

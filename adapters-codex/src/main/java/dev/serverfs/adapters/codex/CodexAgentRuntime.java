@@ -105,6 +105,11 @@ public final class CodexAgentRuntime implements AgentRuntime {
         this.sandbox = sandbox;
     }
 
+    /** How this runtime runs its provider (tests of {@link #DESCRIPTOR}). */
+    CodexSettings settings() {
+        return settings;
+    }
+
     @Override
     public RuntimeName name() {
         return NAME;
