@@ -42,7 +42,7 @@ public record ToolSpec(
         }
         Map<String, List<String>> copy = new LinkedHashMap<>();
         enums.forEach((property, values) -> copy.put(property, List.copyOf(values)));
-        enums = java.util.Collections.unmodifiableMap(copy);
+        enums = Map.copyOf(copy);
     }
 
     public ToolSpec(
