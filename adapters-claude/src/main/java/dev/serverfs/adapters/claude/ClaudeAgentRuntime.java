@@ -1,6 +1,17 @@
 package dev.serverfs.adapters.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.serverfs.provider.AgentRuntimeDescriptor;
+import dev.serverfs.provider.AgentRuntimeDescriptor.Setting;
+import dev.serverfs.provider.CachedVersion;
+import dev.serverfs.provider.InteractionGate;
+import dev.serverfs.provider.ProviderChild;
+import dev.serverfs.provider.ProviderCommand;
+import dev.serverfs.provider.ProviderJson;
+import dev.serverfs.provider.ProviderProbe;
+import dev.serverfs.provider.ProviderSandbox;
+import dev.serverfs.provider.ProviderTurns;
+import dev.serverfs.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;
@@ -21,15 +32,6 @@ import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
-import dev.serverfs.provider.CachedVersion;
-import dev.serverfs.provider.InteractionGate;
-import dev.serverfs.provider.ProviderChild;
-import dev.serverfs.provider.ProviderCommand;
-import dev.serverfs.provider.ProviderJson;
-import dev.serverfs.provider.ProviderProbe;
-import dev.serverfs.provider.ProviderSandbox;
-import dev.serverfs.provider.ProviderTurns;
-import dev.serverfs.provider.StopPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +55,34 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Live steering is not supported ({@code live_steer} false).
  */
 public final class ClaudeAgentRuntime implements AgentRuntime {
+    /** The wire name of this runtime. */
+    public static final RuntimeName NAME = RuntimeName.of("claude");
+
+    /** Runtime {@code claude}: its settings (reference §4.5 {@code claude}, §9.3) and how it is built from them. */
+    public static final AgentRuntimeDescriptor DESCRIPTOR = new AgentRuntimeDescriptor(
+            NAME,
+            false,
+            List.of(
+                    Setting.program(
+                            ClaudeSettings.BIN,
+                            ClaudeSettings.DEFAULT_BIN,
+                            "The Claude Code CLI of runtime claude (a program on PATH or a path)."),
+                    Setting.programAlias(
+                            "SERVERFS_CLAUDE_BIN",
+                            ClaudeSettings.BIN,
+                            "The reference's name for the Claude Code CLI, read when SERVERFS_AGENT_CLAUDE_BIN is"
+                                    + " unset."),
+                    Setting.positiveInt(
+                            ClaudeSettings.PROBE_TIMEOUT_SECONDS,
+                            "5",
+                            "Time bound of the claude --version probe, in seconds.")),
+            (values, host) -> new ClaudeAgentRuntime(
+                    new ClaudeSettings(
+                            values.program(ClaudeSettings.BIN),
+                            Duration.ofSeconds(values.positiveInt(ClaudeSettings.PROBE_TIMEOUT_SECONDS)),
+                            host.environment()),
+                    host.sandbox()));
+
     /** The longest stdout line accepted: a result carries the whole final response (up to 8 MiB, §3.16). */
     static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
     /**
@@ -77,23 +107,27 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
         this.sandbox = sandbox;
     }
 
+    /** How this runtime runs its provider (tests of {@link #DESCRIPTOR}). */
+    ClaudeSettings settings() {
+        return settings;
+    }
+
     @Override
     public RuntimeName name() {
-        return RuntimeName.CLAUDE;
+        return NAME;
     }
 
     @Override
     public RuntimeInfo probe() {
         Optional<String> unconfinable = sandbox.unavailableReason();
         if (unconfinable.isPresent()) {
-            return RuntimeInfo.unavailable(RuntimeName.CLAUDE.wire(), unconfinable.get());
+            return RuntimeInfo.unavailable(NAME.wire(), unconfinable.get());
         }
         Optional<String> version = probedVersion.get();
         if (version.isEmpty()) {
-            return RuntimeInfo.unavailable(RuntimeName.CLAUDE.wire());
+            return RuntimeInfo.unavailable(NAME.wire());
         }
-        return new RuntimeInfo(
-                RuntimeName.CLAUDE.wire(), true, version, true, false, true, true, InFlightRecovery.SESSION_RESUME);
+        return new RuntimeInfo(NAME.wire(), true, version, true, false, true, true, InFlightRecovery.SESSION_RESUME);
     }
 
     private Optional<String> runProbe() {

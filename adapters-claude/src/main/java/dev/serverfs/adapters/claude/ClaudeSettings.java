@@ -10,6 +10,11 @@ import java.util.Objects;
  * come from (normally the server's own). {@link #toString} shows no path and no variable.
  */
 public record ClaudeSettings(String bin, Duration probeTimeout, Map<String, String> environment) {
+    /** The setting of the executable (the reference's {@code SERVERFS_CLAUDE_BIN} is its alias). */
+    public static final String BIN = "SERVERFS_AGENT_CLAUDE_BIN";
+    /** The setting of {@link #probeTimeout}, in seconds. */
+    public static final String PROBE_TIMEOUT_SECONDS = "SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS";
+
     public static final String DEFAULT_BIN = "claude";
     public static final Duration DEFAULT_PROBE_TIMEOUT = Duration.ofSeconds(5);
 

@@ -1,5 +1,13 @@
 package dev.serverfs.adapters.codex;
 
+import dev.serverfs.provider.AgentRuntimeDescriptor;
+import dev.serverfs.provider.AgentRuntimeDescriptor.Setting;
+import dev.serverfs.provider.CachedVersion;
+import dev.serverfs.provider.ProviderCommand;
+import dev.serverfs.provider.ProviderProbe;
+import dev.serverfs.provider.ProviderSandbox;
+import dev.serverfs.provider.ProviderTurns;
+import dev.serverfs.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;
@@ -13,13 +21,8 @@ import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
-import dev.serverfs.provider.CachedVersion;
-import dev.serverfs.provider.ProviderCommand;
-import dev.serverfs.provider.ProviderProbe;
-import dev.serverfs.provider.ProviderSandbox;
-import dev.serverfs.provider.ProviderTurns;
-import dev.serverfs.provider.StopPolicy;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -42,6 +45,47 @@ import java.util.Optional;
  * otherwise the recorded pid and start time are.
  */
 public final class CodexAgentRuntime implements AgentRuntime {
+    /** The wire name of this runtime. */
+    public static final RuntimeName NAME = RuntimeName.of("codex");
+
+    /**
+     * Runtime {@code codex}: its settings (reference §9.3, as far as they apply to a {@code codex app-server} child;
+     * {@code SERVERFS_CODEX_AUTOSTART}, the reference's daemon start, does not: ServerFS starts every child itself).
+     */
+    public static final AgentRuntimeDescriptor DESCRIPTOR = new AgentRuntimeDescriptor(
+            NAME,
+            false,
+            List.of(
+                    Setting.program(
+                            CodexSettings.BIN,
+                            CodexSettings.DEFAULT_BIN,
+                            "The Codex CLI of runtime codex, run as codex app-server (a program on PATH or a path)."),
+                    Setting.programAlias(
+                            "SERVERFS_CODEX_BIN",
+                            CodexSettings.BIN,
+                            "The reference's name for the Codex CLI, read when SERVERFS_AGENT_CODEX_BIN is unset."),
+                    Setting.absolutePath(
+                            CodexSettings.HOME,
+                            "CODEX_HOME of every Codex child (absolute path); unset, the server's own CODEX_HOME passes"
+                                    + " through."),
+                    Setting.positiveInt(
+                            CodexSettings.REQUEST_TIMEOUT_SECONDS,
+                            "10",
+                            "Bound of each JSON-RPC request to a Codex child and of the codex --version probe, in"
+                                    + " seconds."),
+                    Setting.unused(
+                            "SERVERFS_CODEX_AUTOSTART",
+                            "false",
+                            "The reference's daemon autostart: accepted, unused (ServerFS starts every Codex child"
+                                    + " itself).")),
+            (values, host) -> new CodexAgentRuntime(
+                    new CodexSettings(
+                            values.program(CodexSettings.BIN),
+                            values.absolutePath(CodexSettings.HOME),
+                            Duration.ofSeconds(values.positiveInt(CodexSettings.REQUEST_TIMEOUT_SECONDS)),
+                            host.environment()),
+                    host.sandbox()));
+
     /** stdin closed, then 2 s (Codex exits in well under a second), 3 s after SIGTERM, 3 s after SIGKILL. */
     static final StopPolicy STOP =
             new StopPolicy(Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(3), true);
@@ -61,23 +105,27 @@ public final class CodexAgentRuntime implements AgentRuntime {
         this.sandbox = sandbox;
     }
 
+    /** How this runtime runs its provider (tests of {@link #DESCRIPTOR}). */
+    CodexSettings settings() {
+        return settings;
+    }
+
     @Override
     public RuntimeName name() {
-        return RuntimeName.CODEX;
+        return NAME;
     }
 
     @Override
     public RuntimeInfo probe() {
         Optional<String> unconfinable = sandbox.unavailableReason();
         if (unconfinable.isPresent()) {
-            return RuntimeInfo.unavailable(RuntimeName.CODEX.wire(), unconfinable.get());
+            return RuntimeInfo.unavailable(NAME.wire(), unconfinable.get());
         }
         Optional<String> v = version.get();
         if (v.isEmpty()) {
-            return RuntimeInfo.unavailable(RuntimeName.CODEX.wire());
+            return RuntimeInfo.unavailable(NAME.wire());
         }
-        return new RuntimeInfo(
-                RuntimeName.CODEX.wire(), true, v, true, true, true, true, InFlightRecovery.SESSION_RESUME);
+        return new RuntimeInfo(NAME.wire(), true, v, true, true, true, true, InFlightRecovery.SESSION_RESUME);
     }
 
     private Optional<String> runProbe() {

@@ -19,6 +19,13 @@ public record CodexSettings(
         Duration requestTimeout,
         int maxMessageBytes,
         Map<String, String> environment) {
+    /** The setting of the executable (the reference's {@code SERVERFS_CODEX_BIN} is its alias). */
+    public static final String BIN = "SERVERFS_AGENT_CODEX_BIN";
+    /** The setting of {@link #codexHome}. */
+    public static final String HOME = "SERVERFS_CODEX_HOME";
+    /** The setting of {@link #requestTimeout}, in seconds. */
+    public static final String REQUEST_TIMEOUT_SECONDS = "SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS";
+
     public static final String DEFAULT_BIN = "codex";
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
     /** Reference §4.5 {@code max_message_bytes} (rendered as this constant, §9.3): the longest line accepted. */

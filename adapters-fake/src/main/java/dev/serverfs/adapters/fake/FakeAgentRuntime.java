@@ -1,5 +1,9 @@
 package dev.serverfs.adapters.fake;
 
+import dev.serverfs.provider.AgentRuntimeDescriptor;
+import dev.serverfs.provider.ProviderChild;
+import dev.serverfs.provider.ProviderCommand;
+import dev.serverfs.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;
@@ -24,9 +28,6 @@ import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
-import dev.serverfs.provider.ProviderChild;
-import dev.serverfs.provider.ProviderCommand;
-import dev.serverfs.provider.StopPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,16 @@ import java.util.concurrent.CountDownLatch;
  * stall-cancel:}, {@code result-on-cancel:}) are described in {@link FakeProvider}.
  */
 public final class FakeAgentRuntime implements AgentRuntime {
+    /** The wire name of this runtime. */
+    public static final RuntimeName NAME = RuntimeName.of("fake");
+
+    /**
+     * Runtime {@code fake}: test-only (offered with {@code SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true}), no settings, its
+     * child the hidden {@code fake-provider} command of the hosting build.
+     */
+    public static final AgentRuntimeDescriptor DESCRIPTOR = new AgentRuntimeDescriptor(
+            NAME, true, List.of(), (values, host) -> new FakeAgentRuntime(host.fakeProviderCommand(), host.environment()));
+
     /** How long a stopped child gets to exit on its own before it is killed. */
     public static final Duration STOP_GRACE = Duration.ofSeconds(2);
     /** The same for a {@code hold:} child: long enough for a test to release it by killing its pid. */
@@ -83,13 +94,13 @@ public final class FakeAgentRuntime implements AgentRuntime {
 
     @Override
     public RuntimeName name() {
-        return RuntimeName.FAKE;
+        return NAME;
     }
 
     @Override
     public RuntimeInfo probe() {
         return new RuntimeInfo(
-                RuntimeName.FAKE.wire(), true, Optional.of("phase-a"), true, true, true, true, InFlightRecovery.NONE);
+                NAME.wire(), true, Optional.of("phase-a"), true, true, true, true, InFlightRecovery.NONE);
     }
 
     @Override

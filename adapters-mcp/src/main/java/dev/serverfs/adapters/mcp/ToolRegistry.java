@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -51,6 +52,7 @@ final class ToolRegistry {
                 throw new IllegalStateException(
                         "input schema of " + spec.name() + " must set additionalProperties false");
             }
+            fillEnums(spec, input);
             Optional<ObjectNode> output = loadSchema(spec.schema() + ".output.json");
             Schema compiled = SCHEMAS.getSchema(input);
             // Compile every keyword now, so a bad schema fails at start-up and the first call is not slow.
@@ -99,6 +101,35 @@ final class ToolRegistry {
             d.set("_meta", Json.WIRE.valueToTree(spec.meta()));
         }
         return d;
+    }
+
+    /**
+     * Sets each enum the spec fills at registration, in place, so the published bytes keep the resource's key order;
+     * every empty {@code enum} of a top-level property must be filled, and only those.
+     */
+    private static void fillEnums(ToolSpec spec, ObjectNode input) {
+        input.path("properties").properties().forEach(property -> {
+            JsonNode current = property.getValue().path("enum");
+            List<String> values = spec.enums().get(property.getKey());
+            boolean placeholder = current.isArray() && current.isEmpty();
+            if (placeholder != (values != null)) {
+                throw new IllegalStateException("the enum of " + spec.name() + "." + property.getKey()
+                        + (placeholder ? " is filled at registration but no values were given" : " is fixed"));
+            }
+            if (values != null) {
+                if (values.isEmpty()) {
+                    throw new IllegalStateException(
+                            "the enum of " + spec.name() + "." + property.getKey() + " needs at least one value");
+                }
+                ArrayNode array = ((ObjectNode) property.getValue()).putArray("enum");
+                values.forEach(array::add);
+            }
+        });
+        for (String property : spec.enums().keySet()) {
+            if (!input.path("properties").has(property)) {
+                throw new IllegalStateException("input schema of " + spec.name() + " has no property " + property);
+            }
+        }
     }
 
     private static Optional<ObjectNode> loadSchema(String file) {

@@ -62,6 +62,14 @@ final class Fixtures {
         return tool(read, "list_workdirs");
     }
 
+    /**
+     * The runtime names submit offers in this build, as bootstrap derives them from the runtime descriptors (codex,
+     * claude, then the test-only fake when enabled; bootstrap's AgentRuntimeCatalogueTest holds that list to this one).
+     */
+    static List<String> runtimes(boolean fake) {
+        return fake ? List.of("codex", "claude", "fake") : List.of("codex", "claude");
+    }
+
     /** Agent use cases for tests that build the Agent tools but never call them (every answer is null). */
     static AgentUseCases unusedAgent() {
         return new AgentUseCases(

@@ -91,7 +91,8 @@ class StrictToolSchemaTest {
     void the_object_the_conversion_closes_is_one_whose_extra_keys_the_tool_refuses() {
         ToolInvoker agent = new ToolInvoker(
                 new ToolRegistry(
-                        new AgentTools(Fixtures.unusedAgent(), false).definitions(), Set.of(ToolSurface.AGENT)),
+                        new AgentTools(Fixtures.unusedAgent(), Fixtures.runtimes(false)).definitions(),
+                        Set.of(ToolSurface.AGENT)),
                 new Fixtures.RecordingAuditLog());
 
         ObjectNode result = assertInstanceOf(

@@ -2,6 +2,7 @@ package dev.serverfs.adapters.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,7 +12,6 @@ import dev.serverfs.adapters.mcp.tools.FilesystemMutationTools;
 import dev.serverfs.adapters.mcp.tools.FilesystemReadTools;
 import dev.serverfs.adapters.mcp.tools.agent.AgentTools;
 import dev.serverfs.application.port.in.AgentUseCases;
-import dev.serverfs.domain.task.RuntimeName;
 import java.io.InputStream;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
@@ -50,7 +50,7 @@ class ToolCatalogueTest {
                 new FilesystemMutationTools(c -> null, c -> null, c -> null, c -> null, c -> null).definitions(),
                 ToolSurface.FILESYSTEM);
         groups.put(new BinaryTools(q -> null, c -> null, ingress).definitions(), ToolSurface.BINARY);
-        groups.put(new AgentTools(unusedAgent, fake).definitions(), ToolSurface.AGENT);
+        groups.put(new AgentTools(unusedAgent, Fixtures.runtimes(fake)).definitions(), ToolSurface.AGENT);
         return groups;
     }
 
@@ -155,25 +155,34 @@ class ToolCatalogueTest {
     }
 
     @Test
-    void submit_offers_exactly_the_runtimes_serverfs_can_run() throws Exception {
-        for (boolean fake : new boolean[] {false, true}) {
-            McpTool submit = all(false, fake).stream()
-                    .filter(t -> t.spec().name().equals("submit_agent_task"))
-                    .findFirst()
-                    .orElseThrow();
-            JsonNode schema;
-            try (InputStream in = resource(submit.spec().schema() + ".json")) {
-                schema = Json.WIRE.readTree(in);
-            }
+    void submit_publishes_the_runtimes_it_is_given_as_its_runtime_enum_in_place() throws Exception {
+        for (List<String> runtimes : List.of(List.of("codex", "claude"), List.of("codex", "claude", "fake"))) {
+            ToolRegistry registry = new ToolRegistry(
+                    new AgentTools(Fixtures.unusedAgent(), runtimes).definitions(), Set.of(ToolSurface.AGENT));
+            JsonNode runtime = registry.find("submit_agent_task")
+                    .orElseThrow()
+                    .descriptor()
+                    .at("/inputSchema/properties/runtime");
             List<String> offered = new ArrayList<>();
-            schema.path("properties").path("runtime").path("enum").forEach(n -> offered.add(n.asText()));
-            List<String> runnable = Arrays.stream(RuntimeName.values())
-                    .filter(r -> fake || !r.testOnly())
-                    .map(RuntimeName::wire)
-                    .toList();
-            assertEquals(
-                    runnable, offered, "the runtime enum of " + submit.spec().schema());
+            runtime.path("enum").forEach(n -> offered.add(n.asText()));
+            assertEquals(runtimes, offered);
+            List<String> keys = new ArrayList<>();
+            runtime.fieldNames().forEachRemaining(keys::add);
+            assertEquals(List.of("type", "enum", "description"), keys, "the resource's key order");
         }
+        // The resource leaves the enum empty: the registry refuses to publish it unfilled, or filled with nothing.
+        try (InputStream in = resource("submit_agent_task.json")) {
+            assertEquals(
+                    0, Json.WIRE.readTree(in).at("/properties/runtime/enum").size());
+        }
+        List<McpTool> unfilled = List.of(ToolDefinition.of(
+                new ToolSpec("submit_agent_task", "unfilled", ToolAnnotations.readOnly(), ToolSurface.AGENT),
+                () -> null));
+        assertThrows(IllegalStateException.class, () -> new ToolRegistry(unfilled, Set.of(ToolSurface.AGENT)));
+        assertThrows(
+                IllegalStateException.class,
+                () -> new ToolRegistry(
+                        new AgentTools(Fixtures.unusedAgent(), List.of()).definitions(), Set.of(ToolSurface.AGENT)));
     }
 
     private static InputStream resource(String file) {

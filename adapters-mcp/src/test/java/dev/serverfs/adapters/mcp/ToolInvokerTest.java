@@ -145,7 +145,8 @@ class ToolInvokerTest {
     void a_number_beyond_double_range_is_an_invalid_argument_not_an_internal_error() throws Exception {
         // found by McpFuzzTest: {"runtime": 1E+400} reached the schema validator as a non-finite double
         AgentUseCases unused = Fixtures.unusedAgent();
-        ToolInvoker agent = invoker(new AgentTools(unused, false).definitions().toArray(McpTool[]::new));
+        ToolInvoker agent = invoker(
+                new AgentTools(unused, Fixtures.runtimes(false)).definitions().toArray(McpTool[]::new));
         for (String huge : List.of("1E+400", "-1e400")) {
             ObjectNode result = assertInstanceOf(
                             ToolInvoker.Outcome.Result.class,

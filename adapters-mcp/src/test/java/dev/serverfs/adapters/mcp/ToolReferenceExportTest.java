@@ -43,7 +43,7 @@ class ToolReferenceExportTest {
                         new FilesystemMutationTools(c -> null, c -> null, c -> null, c -> null, c -> null)
                                 .definitions(),
                         new BinaryTools(q -> null, c -> null, true).definitions(),
-                        new AgentTools(Fixtures.unusedAgent(), false).definitions())
+                        new AgentTools(Fixtures.unusedAgent(), Fixtures.runtimes(false)).definitions())
                 .flatMap(List::stream)
                 .toList();
         ToolRegistry registry = new ToolRegistry(all, Set.of(ToolSurface.values()));

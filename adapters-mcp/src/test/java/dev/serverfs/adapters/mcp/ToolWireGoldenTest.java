@@ -92,7 +92,7 @@ class ToolWireGoldenTest {
                         createTextFile(), editTextFile(), deleteFile(), createDirectory(), deleteDirectory())
                 .definitions());
         tools.addAll(new BinaryTools(download(), upload(), ingress).definitions());
-        tools.addAll(new AgentTools(agent(), offerFake).definitions());
+        tools.addAll(new AgentTools(agent(), Fixtures.runtimes(offerFake)).definitions());
         return tools;
     }
 

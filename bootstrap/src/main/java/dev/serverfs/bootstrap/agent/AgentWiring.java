@@ -10,6 +10,7 @@ import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.application.service.SlotRecovery;
 import dev.serverfs.application.service.agent.AllowlistedRuntimesService;
 import dev.serverfs.application.service.agent.GuardedSubmitAgentTaskService;
+import dev.serverfs.bootstrap.config.AgentRuntimeCatalogue;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import java.util.List;
 import java.util.Optional;
@@ -41,7 +42,7 @@ public final class AgentWiring implements AutoCloseable {
      */
     public static AgentWiring start(ServerFsConfig config, WorkdirFileSystem fs, LongConsumer bridgeHops) {
         ServerFsConfig.Agent agent = config.agent();
-        boolean offerFake = agent.fakeRuntimeEnabled();
+        List<String> offered = AgentRuntimeCatalogue.offered(agent.fakeRuntimeEnabled());
         if (!(agent.bridgeEnabled() && agent.embedded() && config.workdirs().anyAgentEnabled())) {
             AgentUseCases bridge = agent.bridgeEnabled() && !agent.embedded()
                     ? AgentUseCases.of(new BridgeClient(agent.bridgeSocket(), agent.bridgeTimeout(), bridgeHops))
@@ -50,19 +51,20 @@ public final class AgentWiring implements AutoCloseable {
             SubmitAgentTaskUseCase checked = new GuardedSubmitAgentTaskService(config.workdirs(), fs, bridge.submit());
             ListAgentRuntimesUseCase listed = new AllowlistedRuntimesService(config.workdirs(), bridge.listRuntimes());
             return new AgentWiring(
-                    tools(bridge.withSubmit(checked).withListRuntimes(listed), offerFake), Optional.empty());
+                    tools(bridge.withSubmit(checked).withListRuntimes(listed), offered), Optional.empty());
         }
         EmbeddedAgent e = EmbeddedAgent.start(config, Optional.empty());
         try {
-            return new AgentWiring(tools(e.useCases(), offerFake), Optional.of(e));
+            return new AgentWiring(tools(e.useCases(), offered), Optional.of(e));
         } catch (RuntimeException failure) {
             e.close();
             throw failure;
         }
     }
 
-    private static List<McpTool> tools(AgentUseCases agent, boolean offerFake) {
-        return new AgentTools(agent, offerFake).definitions();
+    /** The Agent tools, submit offering {@code runtimes} (the descriptors' names) as its runtime enum. */
+    private static List<McpTool> tools(AgentUseCases agent, List<String> runtimes) {
+        return new AgentTools(agent, runtimes).definitions();
     }
 
     /** The nine Agent tools, in {@code tools/list} order. */

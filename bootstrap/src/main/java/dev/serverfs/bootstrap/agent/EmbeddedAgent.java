@@ -1,24 +1,21 @@
 package dev.serverfs.bootstrap.agent;
 
-import dev.serverfs.adapters.claude.ClaudeAgentRuntime;
-import dev.serverfs.adapters.claude.ClaudeSettings;
-import dev.serverfs.adapters.codex.CodexAgentRuntime;
-import dev.serverfs.adapters.codex.CodexSettings;
-import dev.serverfs.adapters.fake.FakeAgentRuntime;
 import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
+import dev.serverfs.provider.AgentRuntimeDescriptor;
+import dev.serverfs.provider.ProviderSandbox;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
 import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.application.service.agent.AgentService;
+import dev.serverfs.bootstrap.config.AgentRuntimeCatalogue;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.bootstrap.launch.ServerFsProcess;
 import dev.serverfs.bootstrap.launch.ServerFsVersion;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.AgentLimits;
-import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.workdir.Workdirs;
 import dev.serverfs.provider.ProviderSandbox;
@@ -31,6 +28,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * The Agent service hosted inside {@code serverfs serve} (CONTRACT.md §3.3) or {@code serverfs bridge}: SQLite store in the state directory,
@@ -62,35 +60,35 @@ public final class EmbeddedAgent implements AutoCloseable {
      * The Agent service of this configuration, as {@code serve} embeds it and {@code serverfs bridge} serves it: the
      * real runtimes some workdir allows (their children get the allow-listed part of this process' environment —
      * HOME, PATH, the provider's credentials; see ClaudeCommandLine and CodexCommandLine — never ServerFS' own
-     * settings), the fake one when enabled.
+     * settings), the test-only one when enabled; each built by its descriptor ({@link AgentRuntimeCatalogue}).
      *
      * @param sharedLockGid the group an MCP peer of another uid shares the lock directory through (reference §1.2);
      *     empty: private modes
      */
     public static EmbeddedAgent start(ServerFsConfig config, Optional<Integer> sharedLockGid) {
+        ServerFsConfig.Agent agent = config.agent();
+        List<String> fakeProviderCommand = ServerFsProcess.fakeProviderArgv();
         return start(
-                config.agent(),
+                agent,
                 config.workdirs(),
-                runtimes(config.agent(), sandbox(config)),
-                ServerFsProcess.fakeProviderArgv(),
+                runtimes(
+                        agent,
+                        d -> !d.testOnly()
+                                && agent.enabledRuntimes().contains(d.name().wire()),
+                        new AgentRuntimeDescriptor.Host(System.getenv(), sandbox(config), fakeProviderCommand)),
+                fakeProviderCommand,
                 Clock.systemUTC(),
                 ServerFsVersion.version(),
                 sharedLockGid);
     }
 
-    private static List<AgentRuntime> runtimes(ServerFsConfig.Agent agent, ProviderSandbox sandbox) {
-        List<AgentRuntime> runtimes = new ArrayList<>();
-        if (agent.enabledRuntimes().contains(RuntimeName.CODEX.wire())) {
-            ServerFsConfig.Codex codex = agent.codex();
-            runtimes.add(new CodexAgentRuntime(
-                    new CodexSettings(codex.bin(), codex.codexHome(), codex.requestTimeout(), System.getenv()),
-                    sandbox));
-        }
-        if (agent.enabledRuntimes().contains(RuntimeName.CLAUDE.wire())) {
-            runtimes.add(new ClaudeAgentRuntime(
-                    new ClaudeSettings(agent.claude().bin(), agent.claude().probeTimeout(), System.getenv()), sandbox));
-        }
-        return runtimes;
+    /** The runtimes of the descriptors {@code which} selects, each built from its resolved settings. */
+    private static List<AgentRuntime> runtimes(
+            ServerFsConfig.Agent agent, Predicate<AgentRuntimeDescriptor> which, AgentRuntimeDescriptor.Host host) {
+        return AgentRuntimeCatalogue.ALL.stream()
+                .filter(which)
+                .map(d -> d.factory().create(agent.runtimeSettings().get(d.name()), host))
+                .toList();
     }
 
     /**
@@ -125,7 +123,8 @@ public final class EmbeddedAgent implements AutoCloseable {
     /**
      * Opens the store, prepares the lock directory and reconciles what a previous process left.
      *
-     * @param runtimes the real runtimes (Codex, Claude); the fake one is added when the configuration enables it
+     * @param runtimes the real runtimes (Codex, Claude); the test-only ones are added when the configuration enables
+     *     them
      * @param fakeProviderCommand argv that runs the fake provider child (the hidden {@code fake-provider} command)
      */
     public static EmbeddedAgent start(
@@ -144,7 +143,11 @@ public final class EmbeddedAgent implements AutoCloseable {
                         config.taskTimeout(), config.interactionTimeout(), config.maxActiveTasks(), config.retention());
         List<AgentRuntime> all = new ArrayList<>(runtimes);
         if (config.fakeRuntimeEnabled()) {
-            all.add(new FakeAgentRuntime(fakeProviderCommand, System.getenv()));
+            all.addAll(runtimes(
+                    config,
+                    AgentRuntimeDescriptor::testOnly,
+                    new AgentRuntimeDescriptor.Host(
+                            System.getenv(), ProviderSandbox.unconfined(), fakeProviderCommand)));
         }
         FlockWriterLeases leases = new FlockWriterLeases(config.lockDir());
         leases.prepare(sharedLockGid);

@@ -15,8 +15,8 @@ import java.util.TreeSet;
 
 /**
  * The rules of the Agent settings (contract reference §1.5, §9.1, §9.3; CONTRACT.md §3.3): the master switch, the
- * embedded mode, the Bridge's paths and bounds, the provider CLIs. Values come from the catalogue's {@link
- * AgentSettings}.
+ * embedded mode, the Bridge's paths and bounds, the runtimes' own settings. Values come from the catalogue's {@link
+ * AgentSettings} and {@link AgentRuntimeCatalogue}.
  */
 final class AgentRules {
 
@@ -65,10 +65,7 @@ final class AgentRules {
                 maxActiveTasks,
                 Duration.ofHours(retentionHours),
                 List.copyOf(runtimes),
-                new ServerFsConfig.Claude(
-                        bin(AgentSettings.CLAUDE_BIN, AgentSettings.REFERENCE_CLAUDE_BIN),
-                        Duration.ofSeconds(AgentSettings.CLAUDE_PROBE_TIMEOUT_SECONDS.get(vars))),
-                codex(),
+                AgentRuntimeCatalogue.resolve(vars),
                 AgentSettings.PEER_UID.find(vars),
                 AgentSettings.PEER_GID.find(vars),
                 new ServerFsConfig.Sandbox(
@@ -93,30 +90,6 @@ final class AgentRules {
         } catch (ServerFsException e) {
             throw new ConfigurationException("SERVERFS_AGENT_BRIDGE_STATE_DIR: " + e.getMessage());
         }
-    }
-
-    /**
-     * A provider CLI: {@code SERVERFS_AGENT_<X>_BIN}, which wins over the reference's {@code SERVERFS_<X>_BIN}, else
-     * the program name on {@code PATH}.
-     */
-    private String bin(Setting<String> ours, Setting<String> reference) throws ConfigurationException {
-        Optional<String> bin = ours.find(vars);
-        String value = bin.isPresent() ? bin.get() : reference.find(vars).orElse(ours.defaultValue());
-        if (value.indexOf('\0') >= 0) {
-            throw new ConfigurationException(ours.name() + " must be a program name or path");
-        }
-        return value;
-    }
-
-    /**
-     * The settings of reference §9.3 that apply to a {@code codex app-server} child. {@code SERVERFS_CODEX_AUTOSTART}
-     * (the reference's daemon start) does not apply: ServerFS starts every Codex child itself.
-     */
-    private ServerFsConfig.Codex codex() throws ConfigurationException {
-        String bin = bin(AgentSettings.CODEX_BIN, AgentSettings.REFERENCE_CODEX_BIN);
-        Optional<Path> home = AgentSettings.CODEX_HOME.find(vars);
-        int timeout = AgentSettings.CODEX_REQUEST_TIMEOUT_SECONDS.get(vars);
-        return new ServerFsConfig.Codex(bin, home, Duration.ofSeconds(timeout));
     }
 
     /** Absolute when the Agent is enabled (reference §1.5); otherwise unused, so only kept when parseable. */

@@ -2,30 +2,27 @@ package dev.serverfs.bootstrap.config;
 
 import static dev.serverfs.bootstrap.config.Setting.Group.AGENT;
 
-import dev.serverfs.domain.task.RuntimeName;
+import dev.serverfs.provider.AgentRuntimeDescriptor;
 import dev.serverfs.domain.workdir.AgentMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
- * The catalogue's settings of Agent delegation: the MCP side, the Bridge and the providers (contract reference §9.1,
- * §9.3; v0.7.3 §4). Every {@code SERVERFS_AGENT_*}, {@code SERVERFS_CODEX_*} and {@code SERVERFS_CLAUDE_*} name that
- * ServerFS reads is written here once.
+ * The catalogue's settings of Agent delegation: the MCP side, the Bridge and the provider children (contract reference
+ * §9.1, §9.3; v0.7.3 §4). Every {@code SERVERFS_AGENT_*} name that ServerFS reads is written here once, except the
+ * runtimes' own settings, which each runtime's descriptor declares ({@link AgentRuntimeCatalogue}).
  */
 public final class AgentSettings {
 
     /** {@code codex, claude}: the runtimes a production workdir may allow. */
-    private static final String PRODUCTION_RUNTIMES = Arrays.stream(RuntimeName.values())
-            .filter(r -> !r.testOnly())
-            .map(RuntimeName::wire)
-            .collect(Collectors.joining(", "));
+    private static final List<String> PRODUCTION_RUNTIMES = AgentRuntimeCatalogue.offered(false);
 
     private static final Pattern SAFE_TOKEN = Pattern.compile("[a-z0-9_-]{1,32}");
 
@@ -43,8 +40,11 @@ public final class AgentSettings {
     });
 
     /** A comma list of runtime names, lower-cased, each known and listed once; unset is the empty list. */
-    static final Style<List<String>> RUNTIMES =
-            new Style<>("comma list ⊆ {`codex`, `claude`}", (vars, name) -> Optional.of(runtimes(vars, name)));
+    static final Style<List<String>> RUNTIMES = new Style<>(
+            PRODUCTION_RUNTIMES.stream()
+                    .map(r -> "`" + r + "`")
+                    .collect(Collectors.joining(", ", "comma list ⊆ {", "}")),
+            (vars, name) -> Optional.of(runtimes(vars, name)));
 
     public static final Setting<Boolean> BRIDGE_ENABLED = Setting.of(
             "SERVERFS_AGENT_BRIDGE_ENABLED",
@@ -140,55 +140,6 @@ public final class AgentSettings {
             Style.strictPositiveInt(),
             "168",
             "How long finished tasks are kept, in hours.");
-    public static final Setting<String> CLAUDE_BIN = Setting.of(
-            "SERVERFS_AGENT_CLAUDE_BIN",
-            AGENT,
-            Style.text("program name or path"),
-            "claude",
-            "The Claude Code CLI of runtime claude (a program on PATH or a path).");
-    public static final Setting<String> REFERENCE_CLAUDE_BIN = Setting.of(
-            "SERVERFS_CLAUDE_BIN",
-            AGENT,
-            Style.text("program name or path"),
-            "",
-            "The reference's name for the Claude Code CLI, read when SERVERFS_AGENT_CLAUDE_BIN is unset.");
-    public static final Setting<Integer> CLAUDE_PROBE_TIMEOUT_SECONDS = Setting.of(
-            "SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS",
-            AGENT,
-            Style.strictPositiveInt(),
-            "5",
-            "Time bound of the claude --version probe, in seconds.");
-    public static final Setting<String> CODEX_BIN = Setting.of(
-            "SERVERFS_AGENT_CODEX_BIN",
-            AGENT,
-            Style.text("program name or path"),
-            "codex",
-            "The Codex CLI of runtime codex, run as codex app-server (a program on PATH or a path).");
-    public static final Setting<String> REFERENCE_CODEX_BIN = Setting.of(
-            "SERVERFS_CODEX_BIN",
-            AGENT,
-            Style.text("program name or path"),
-            "",
-            "The reference's name for the Codex CLI, read when SERVERFS_AGENT_CODEX_BIN is unset.");
-    public static final Setting<Path> CODEX_HOME = Setting.of(
-            "SERVERFS_CODEX_HOME",
-            AGENT,
-            Style.absolutePath("absolute path"),
-            "",
-            "CODEX_HOME of every Codex child (absolute path); unset, the server's own CODEX_HOME passes through.");
-    public static final Setting<Integer> CODEX_REQUEST_TIMEOUT_SECONDS = Setting.of(
-            "SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS",
-            AGENT,
-            Style.strictPositiveInt(),
-            "10",
-            "Bound of each JSON-RPC request to a Codex child and of the codex --version probe, in seconds.");
-    public static final Setting<String> CODEX_AUTOSTART = Setting.of(
-            "SERVERFS_CODEX_AUTOSTART",
-            AGENT,
-            Style.text("accepted, unused"),
-            "false",
-            "The reference's daemon autostart: accepted, unused (ServerFS starts every Codex child itself).");
-
     /** A comma list of absolute paths; a relative one is an error. */
     static final Style<List<Path>> ABSOLUTE_PATHS = new Style<>("comma list of absolute paths", (vars, name) -> {
         List<Path> paths = new ArrayList<>();
@@ -223,35 +174,29 @@ public final class AgentSettings {
             "",
             "Extra paths a provider child sees read-only besides /usr and /etc (toolchains under /opt, say).");
 
-    static final List<Setting<?>> ALL = List.of(
-            BRIDGE_ENABLED,
-            AGENT_MODE,
-            AGENT_RUNTIMES,
-            EMBEDDED,
-            BRIDGE_SOCKET,
-            BRIDGE_TIMEOUT_SECONDS,
-            LOCK_DIR,
-            BRIDGE_STATE_DIR,
-            BRIDGE_HOST_SOCKET_DIR,
-            LOCK_HOST_DIR,
-            PEER_UID,
-            PEER_GID,
-            ENABLE_FAKE_RUNTIME,
-            TASK_TIMEOUT_SECONDS,
-            INTERACTION_TIMEOUT_SECONDS,
-            MAX_ACTIVE_TASKS,
-            TASK_RETENTION_HOURS,
-            CLAUDE_BIN,
-            REFERENCE_CLAUDE_BIN,
-            CLAUDE_PROBE_TIMEOUT_SECONDS,
-            CODEX_BIN,
-            REFERENCE_CODEX_BIN,
-            CODEX_HOME,
-            CODEX_REQUEST_TIMEOUT_SECONDS,
-            CODEX_AUTOSTART,
-            ALLOW_UNCONFINED,
-            BWRAP_BIN,
-            SANDBOX_READ_ONLY_PATHS);
+    static final List<Setting<?>> ALL = Stream.of(
+                    List.<Setting<?>>of(
+                            BRIDGE_ENABLED,
+                            AGENT_MODE,
+                            AGENT_RUNTIMES,
+                            EMBEDDED,
+                            BRIDGE_SOCKET,
+                            BRIDGE_TIMEOUT_SECONDS,
+                            LOCK_DIR,
+                            BRIDGE_STATE_DIR,
+                            BRIDGE_HOST_SOCKET_DIR,
+                            LOCK_HOST_DIR,
+                            PEER_UID,
+                            PEER_GID,
+                            ENABLE_FAKE_RUNTIME,
+                            TASK_TIMEOUT_SECONDS,
+                            INTERACTION_TIMEOUT_SECONDS,
+                            MAX_ACTIVE_TASKS,
+                            TASK_RETENTION_HOURS),
+                    AgentRuntimeCatalogue.SETTINGS,
+                    List.<Setting<?>>of(ALLOW_UNCONFINED, BWRAP_BIN, SANDBOX_READ_ONLY_PATHS))
+            .flatMap(List::stream)
+            .toList();
 
     private AgentSettings() {}
 
@@ -260,15 +205,15 @@ public final class AgentSettings {
         for (String item : vars.commaList(name)) {
             String runtime = item.toLowerCase(Locale.ROOT);
             // a workdir may allow the runtimes ServerFS knows; the test-only one only when it is enabled
-            Optional<RuntimeName> known = RuntimeName.fromWire(runtime);
+            Optional<AgentRuntimeDescriptor> known = AgentRuntimeCatalogue.find(runtime);
             if (known.isPresent() && known.get().testOnly() && !ENABLE_FAKE_RUNTIME.get(vars)) {
                 throw new ConfigurationException(
                         name + ": runtime " + runtime + " needs SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true (tests only)");
             }
             if (known.isEmpty()) {
                 String shown = SAFE_TOKEN.matcher(runtime).matches() ? " '" + runtime + "'" : "";
-                throw new ConfigurationException(
-                        name + ": unknown runtime" + shown + " (allowed: " + PRODUCTION_RUNTIMES + ")");
+                throw new ConfigurationException(name + ": unknown runtime" + shown + " (allowed: "
+                        + String.join(", ", PRODUCTION_RUNTIMES) + ")");
             }
             if (result.contains(runtime)) {
                 throw new ConfigurationException(name + " lists runtime " + runtime + " more than once");

@@ -1,11 +1,14 @@
 package dev.serverfs.bootstrap.config;
 
+import dev.serverfs.provider.AgentRuntimeDescriptor;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -155,7 +158,8 @@ public record ServerFsConfig(
      * inside {@code serve} (CONTRACT.md §3.3). {@code enabledRuntimes} is the sorted union of the runtimes allowed
      * on any workdir; {@code retention} is {@code SERVERFS_AGENT_TASK_RETENTION_HOURS} as a duration. {@code peerUid}
      * and {@code peerGid} ({@code SERVERFS_AGENT_PEER_UID}/{@code _GID}) are the identity {@code serverfs bridge}
-     * accepts on its socket; empty means the Bridge's own (reference §4.1).
+     * accepts on its socket; empty means the Bridge's own (reference §4.1). {@code runtimeSettings} holds every
+     * runtime's own settings, resolved ({@link AgentRuntimeCatalogue}).
      */
     public record Agent(
             boolean bridgeEnabled,
@@ -170,12 +174,11 @@ public record ServerFsConfig(
             int maxActiveTasks,
             Duration retention,
             List<String> enabledRuntimes,
-            Claude claude,
-            Codex codex,
+            Map<RuntimeName, AgentRuntimeDescriptor.Values> runtimeSettings,
             Optional<Integer> peerUid,
             Optional<Integer> peerGid,
             Sandbox sandbox) {
-        /** Without provider settings: {@code claude} and {@code codex} on {@code PATH}, their default bounds. */
+        /** Every runtime with its default settings ({@code claude} and {@code codex} on {@code PATH}, their bounds). */
         public Agent(
                 boolean bridgeEnabled,
                 boolean embedded,
@@ -202,8 +205,7 @@ public record ServerFsConfig(
                     maxActiveTasks,
                     retention,
                     enabledRuntimes,
-                    Claude.DEFAULTS,
-                    Codex.DEFAULTS,
+                    AgentRuntimeCatalogue.defaults(),
                     Optional.empty(),
                     Optional.empty(),
                     Sandbox.DEFAULTS);
@@ -218,8 +220,7 @@ public record ServerFsConfig(
             Objects.requireNonNull(interactionTimeout, "interactionTimeout");
             Objects.requireNonNull(retention, "retention");
             enabledRuntimes = List.copyOf(enabledRuntimes);
-            Objects.requireNonNull(claude, "claude");
-            Objects.requireNonNull(codex, "codex");
+            runtimeSettings = Map.copyOf(runtimeSettings);
             Objects.requireNonNull(peerUid, "peerUid");
             Objects.requireNonNull(peerGid, "peerGid");
             Objects.requireNonNull(sandbox, "sandbox");
@@ -243,8 +244,7 @@ public record ServerFsConfig(
                     maxActiveTasks,
                     retention,
                     enabledRuntimes,
-                    claude,
-                    codex,
+                    runtimeSettings,
                     peerUid,
                     peerGid,
                     sandbox);
@@ -272,47 +272,6 @@ public record ServerFsConfig(
         @Override
         public String toString() {
             return "Sandbox[allowUnconfined=" + allowUnconfined + "]";
-        }
-    }
-
-    /**
-     * How {@code serve} runs Claude Code (reference §4.5 {@code claude}, §9.3): {@code SERVERFS_AGENT_CLAUDE_BIN} (or
-     * the reference's {@code SERVERFS_CLAUDE_BIN}; default {@code claude} on {@code PATH}) and {@code
-     * SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS}. {@link #toString} shows no path.
-     */
-    public record Claude(String bin, Duration probeTimeout) {
-        public static final Claude DEFAULTS = new Claude("claude", Duration.ofSeconds(5));
-
-        public Claude {
-            Objects.requireNonNull(bin, "bin");
-            Objects.requireNonNull(probeTimeout, "probeTimeout");
-        }
-
-        @Override
-        public String toString() {
-            return "Claude[probeTimeout=" + probeTimeout + "]";
-        }
-    }
-
-    /**
-     * How {@code serve} runs Codex (reference §4.5 {@code codex}, §9.3, as far as they apply to a {@code codex
-     * app-server} child): {@code SERVERFS_AGENT_CODEX_BIN} (or the reference's {@code SERVERFS_CODEX_BIN}; default
-     * {@code codex} on {@code PATH}), {@code SERVERFS_CODEX_HOME} (empty: the server's own {@code CODEX_HOME} passes
-     * through, else Codex's default) and {@code SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS}. {@link #toString} shows no
-     * path.
-     */
-    public record Codex(String bin, Optional<Path> codexHome, Duration requestTimeout) {
-        public static final Codex DEFAULTS = new Codex("codex", Optional.empty(), Duration.ofSeconds(10));
-
-        public Codex {
-            Objects.requireNonNull(bin, "bin");
-            Objects.requireNonNull(codexHome, "codexHome");
-            Objects.requireNonNull(requestTimeout, "requestTimeout");
-        }
-
-        @Override
-        public String toString() {
-            return "Codex[requestTimeout=" + requestTimeout + "]";
         }
     }
 }

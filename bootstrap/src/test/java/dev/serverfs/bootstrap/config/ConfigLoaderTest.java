@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.serverfs.provider.AgentRuntimeDescriptor;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
 import dev.serverfs.domain.workdir.ServerLimits;
@@ -612,10 +614,12 @@ class ConfigLoaderTest {
     @Test
     void runtimes_must_be_known_and_listed_once() {
         env.put("SERVERFS_AGENT_MODE", "workspace-write");
+        // "codex, claude" in this build: AgentRuntimeCatalogueTest pins the production runtimes and their order.
+        String allowed = String.join(", ", AgentRuntimeCatalogue.offered(false));
         env.put("SERVERFS_AGENT_RUNTIMES", "codex,qoder");
-        assertRejected("SERVERFS_AGENT_RUNTIMES: unknown runtime 'qoder' (allowed: codex, claude)");
+        assertRejected("SERVERFS_AGENT_RUNTIMES: unknown runtime 'qoder' (allowed: " + allowed + ")");
         env.put("SERVERFS_AGENT_RUNTIMES", "/usr/bin/codex");
-        assertRejected("SERVERFS_AGENT_RUNTIMES: unknown runtime (allowed: codex, claude)");
+        assertRejected("SERVERFS_AGENT_RUNTIMES: unknown runtime (allowed: " + allowed + ")");
         env.put("SERVERFS_AGENT_RUNTIMES", "codex, claude ,codex");
         assertRejected("SERVERFS_AGENT_RUNTIMES lists runtime codex more than once");
         env.put("SERVERFS_AGENT_RUNTIMES", "fake");
@@ -746,15 +750,25 @@ class ConfigLoaderTest {
         assertEquals(Optional.of(tmp), a.stateDir());
     }
 
+    private AgentRuntimeDescriptor.Values claude() throws ConfigurationException {
+        return load().agent().runtimeSettings().get(RuntimeName.of("claude"));
+    }
+
+    private AgentRuntimeDescriptor.Values codex() throws ConfigurationException {
+        return load().agent().runtimeSettings().get(RuntimeName.of("codex"));
+    }
+
     @Test
     void claude_runs_claude_on_path_unless_a_binary_is_named_and_its_probe_timeout_is_strict() throws Exception {
-        assertEquals(ServerFsConfig.Claude.DEFAULTS, load().agent().claude());
+        assertEquals("claude", claude().program("SERVERFS_AGENT_CLAUDE_BIN"));
+        assertEquals(5, claude().positiveInt("SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS"));
         env.put("SERVERFS_CLAUDE_BIN", "/opt/reference/claude");
-        assertEquals("/opt/reference/claude", load().agent().claude().bin(), "the reference name is read");
+        assertEquals(
+                "/opt/reference/claude", claude().program("SERVERFS_AGENT_CLAUDE_BIN"), "the reference name is read");
         env.put("SERVERFS_AGENT_CLAUDE_BIN", "/opt/claude/bin/claude");
-        assertEquals("/opt/claude/bin/claude", load().agent().claude().bin(), "the new name wins");
+        assertEquals("/opt/claude/bin/claude", claude().program("SERVERFS_AGENT_CLAUDE_BIN"), "the new name wins");
         env.put("SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS", "2");
-        assertEquals(Duration.ofSeconds(2), load().agent().claude().probeTimeout());
+        assertEquals(2, claude().positiveInt("SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS"));
         env.put("SERVERFS_CLAUDE_PROBE_TIMEOUT_SECONDS", "0");
         assertThrows(ConfigurationException.class, this::load);
         assertFalse(load_or_reason().contains("/opt"), "no path in the reason");
@@ -763,15 +777,17 @@ class ConfigLoaderTest {
     @Test
     void codex_runs_codex_on_path_unless_a_binary_is_named_with_an_optional_home_and_a_strict_timeout()
             throws Exception {
-        assertEquals(ServerFsConfig.Codex.DEFAULTS, load().agent().codex());
+        assertEquals("codex", codex().program("SERVERFS_AGENT_CODEX_BIN"));
+        assertEquals(Optional.empty(), codex().absolutePath("SERVERFS_CODEX_HOME"));
+        assertEquals(10, codex().positiveInt("SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS"));
         env.put("SERVERFS_CODEX_BIN", "/opt/reference/codex");
-        assertEquals("/opt/reference/codex", load().agent().codex().bin(), "the reference name is read");
+        assertEquals("/opt/reference/codex", codex().program("SERVERFS_AGENT_CODEX_BIN"), "the reference name is read");
         env.put("SERVERFS_AGENT_CODEX_BIN", "/opt/codex/bin/codex");
-        assertEquals("/opt/codex/bin/codex", load().agent().codex().bin(), "the new name wins");
+        assertEquals("/opt/codex/bin/codex", codex().program("SERVERFS_AGENT_CODEX_BIN"), "the new name wins");
         env.put("SERVERFS_CODEX_HOME", tmp.toString());
-        assertEquals(Optional.of(tmp), load().agent().codex().codexHome());
+        assertEquals(Optional.of(tmp), codex().absolutePath("SERVERFS_CODEX_HOME"));
         env.put("SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS", "3");
-        assertEquals(Duration.ofSeconds(3), load().agent().codex().requestTimeout());
+        assertEquals(3, codex().positiveInt("SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS"));
         env.put("SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS", "0");
         assertThrows(ConfigurationException.class, this::load);
         env.put("SERVERFS_CODEX_REQUEST_TIMEOUT_SECONDS", "10");

@@ -2,46 +2,34 @@ package dev.serverfs.domain.task;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
- * The agent runtimes ServerFS can run (reference §7), by their wire names. The wire name is what callers send
- * ({@code submit_agent_task.runtime}), what workdirs allow ({@code WORKDIR_<n>_AGENT_RUNTIMES}) and what a task
- * stores; a name outside this set is never a runtime, whatever a workdir or a caller says.
+ * The wire name of an agent runtime (reference §7): what callers send ({@code submit_agent_task.runtime}), what
+ * workdirs allow ({@code WORKDIR_<n>_AGENT_RUNTIMES}) and what a task stores. Only its shape is checked here (lower
+ * case, at most 32 characters); which runtimes exist is the provider modules' descriptors' business, so a
+ * well-formed name that no descriptor claims is never a runtime, whatever a workdir or a caller says.
  */
-public enum RuntimeName {
-    /** OpenAI Codex through {@code codex app-server}. */
-    CODEX("codex", false),
-    /** Claude Code through its stream-json CLI. */
-    CLAUDE("claude", false),
-    /** The scripted runtime of the tests ({@code SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true}). */
-    FAKE("fake", true);
+public record RuntimeName(String wire) {
 
-    private final String wire;
-    private final boolean testOnly;
+    private static final Pattern SHAPE = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
 
-    RuntimeName(String wire, boolean testOnly) {
-        this.wire = wire;
-        this.testOnly = testOnly;
+    public RuntimeName {
+        Objects.requireNonNull(wire, "wire");
+        if (!SHAPE.matcher(wire).matches()) {
+            throw new IllegalArgumentException("a runtime name is lower case, at most 32 characters");
+        }
     }
 
-    public String wire() {
-        return wire;
+    /** The runtime name {@code wire}; throws on a malformed name (for names written in code). */
+    public static RuntimeName of(String wire) {
+        return new RuntimeName(wire);
     }
 
-    /** Offered only when the test-only runtime is enabled; never to a production caller. */
-    public boolean testOnly() {
-        return testOnly;
-    }
-
-    /** The runtime of this exact (case-sensitive) wire name. */
+    /** The runtime name of this exact (case-sensitive) text, empty when it is not a well-formed name. */
     public static Optional<RuntimeName> fromWire(String wire) {
         Objects.requireNonNull(wire, "wire");
-        for (RuntimeName name : values()) {
-            if (name.wire.equals(wire)) {
-                return Optional.of(name);
-            }
-        }
-        return Optional.empty();
+        return SHAPE.matcher(wire).matches() ? Optional.of(new RuntimeName(wire)) : Optional.empty();
     }
 
     @Override

@@ -3,21 +3,21 @@ package dev.serverfs.application.service.agent;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.RuntimeName;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The runtimes this Agent service has, by name; a missing runtime or a failed probe is unavailable. Names come as
- * wire strings (a task's stored runtime, a workdir's allow-list): one that names no {@link RuntimeName} finds
+ * wire strings (a task's stored runtime, a workdir's allow-list): one that names no runtime of this service finds
  * nothing.
  */
 public final class AgentRuntimes {
     private final Map<RuntimeName, AgentRuntime> byName;
 
     public AgentRuntimes(List<AgentRuntime> runtimes) {
-        Map<RuntimeName, AgentRuntime> map = new EnumMap<>(RuntimeName.class);
+        Map<RuntimeName, AgentRuntime> map = new HashMap<>();
         runtimes.forEach(r -> map.put(r.name(), r));
         this.byName = Map.copyOf(map);
     }

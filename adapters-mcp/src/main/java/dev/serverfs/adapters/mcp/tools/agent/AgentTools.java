@@ -106,18 +106,20 @@ public final class AgentTools {
             ToolSurface.AGENT);
 
     private final AgentUseCases agent;
-    private final boolean offerFake;
+    private final List<String> runtimes;
 
-    /** @param offerFake whether submit's published schema lists the test-only {@code fake} runtime */
-    public AgentTools(AgentUseCases agent, boolean offerFake) {
+    /**
+     * @param runtimes the wire names submit's published schema offers as its {@code runtime} enum, in order (the
+     *     runtimes of this build; the test-only one only when it is enabled)
+     */
+    public AgentTools(AgentUseCases agent, List<String> runtimes) {
         this.agent = Objects.requireNonNull(agent, "agent");
-        this.offerFake = offerFake;
+        this.runtimes = List.copyOf(runtimes);
     }
 
     /** The group's tools, in {@code tools/list} order. */
     public List<McpTool> definitions() {
-        // The same tool, its runtime enum also offering the test-only fake runtime.
-        ToolSpec submit = offerFake ? SUBMIT_AGENT_TASK.withSchema("submit_agent_task.with_fake") : SUBMIT_AGENT_TASK;
+        ToolSpec submit = SUBMIT_AGENT_TASK.withEnum("runtime", runtimes);
         return List.of(
                 ToolDefinition.of(LIST_AGENT_RUNTIMES, this::listRuntimes),
                 ToolDefinition.of(submit, Submit.class, this::submit),
