@@ -3,9 +3,9 @@ package dev.serverfs.provider;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.provider.AgentRuntimeDescriptor.Setting;
 import dev.serverfs.provider.AgentRuntimeDescriptor.Values;
-import dev.serverfs.domain.task.RuntimeName;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,13 +1,5 @@
 package dev.serverfs.adapters.codex;
 
-import dev.serverfs.provider.AgentRuntimeDescriptor;
-import dev.serverfs.provider.AgentRuntimeDescriptor.Setting;
-import dev.serverfs.provider.CachedVersion;
-import dev.serverfs.provider.ProviderCommand;
-import dev.serverfs.provider.ProviderProbe;
-import dev.serverfs.provider.ProviderSandbox;
-import dev.serverfs.provider.ProviderTurns;
-import dev.serverfs.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;
@@ -21,6 +13,14 @@ import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.provider.AgentRuntimeDescriptor;
+import dev.serverfs.provider.AgentRuntimeDescriptor.Setting;
+import dev.serverfs.provider.CachedVersion;
+import dev.serverfs.provider.ProviderCommand;
+import dev.serverfs.provider.ProviderProbe;
+import dev.serverfs.provider.ProviderSandbox;
+import dev.serverfs.provider.ProviderTurns;
+import dev.serverfs.provider.StopPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,5 @@
 package dev.serverfs.adapters.fake;
 
-import dev.serverfs.provider.AgentRuntimeDescriptor;
-import dev.serverfs.provider.ProviderChild;
-import dev.serverfs.provider.ProviderCommand;
-import dev.serverfs.provider.StopPolicy;
 import dev.serverfs.application.port.out.AgentRuntime;
 import dev.serverfs.application.port.out.RunContext;
 import dev.serverfs.application.port.out.TurnOutcome;
@@ -28,6 +24,10 @@ import dev.serverfs.domain.task.RuntimeInfo;
 import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.provider.AgentRuntimeDescriptor;
+import dev.serverfs.provider.ProviderChild;
+import dev.serverfs.provider.ProviderCommand;
+import dev.serverfs.provider.StopPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +59,10 @@ public final class FakeAgentRuntime implements AgentRuntime {
      * child the hidden {@code fake-provider} command of the hosting build.
      */
     public static final AgentRuntimeDescriptor DESCRIPTOR = new AgentRuntimeDescriptor(
-            NAME, true, List.of(), (values, host) -> new FakeAgentRuntime(host.fakeProviderCommand(), host.environment()));
+            NAME,
+            true,
+            List.of(),
+            (values, host) -> new FakeAgentRuntime(host.fakeProviderCommand(), host.environment()));
 
     /** How long a stopped child gets to exit on its own before it is killed. */
     public static final Duration STOP_GRACE = Duration.ofSeconds(2);

@@ -85,7 +85,8 @@ class SearchSlotsTest {
                     }
                     return stop.get() ? "stopped" : "not told";
                 },
-                in(100),
+                // Long enough that the work surely holds the slot before it (a loaded machine took > 100 ms).
+                in(1_000),
                 () -> stop.set(true));
         assertEquals(Optional.of("stopped"), result);
     }

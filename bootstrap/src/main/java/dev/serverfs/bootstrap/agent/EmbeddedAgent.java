@@ -2,8 +2,6 @@ package dev.serverfs.bootstrap.agent;
 
 import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
-import dev.serverfs.provider.AgentRuntimeDescriptor;
-import dev.serverfs.provider.ProviderSandbox;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
 import dev.serverfs.application.port.in.AgentUseCases;
 import dev.serverfs.application.port.out.AgentRuntime;
@@ -18,6 +16,7 @@ import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.AgentLimits;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.workdir.Workdirs;
+import dev.serverfs.provider.AgentRuntimeDescriptor;
 import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
 import java.time.Clock;

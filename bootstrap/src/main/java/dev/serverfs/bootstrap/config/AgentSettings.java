@@ -2,8 +2,8 @@ package dev.serverfs.bootstrap.config;
 
 import static dev.serverfs.bootstrap.config.Setting.Group.AGENT;
 
-import dev.serverfs.provider.AgentRuntimeDescriptor;
 import dev.serverfs.domain.workdir.AgentMode;
+import dev.serverfs.provider.AgentRuntimeDescriptor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

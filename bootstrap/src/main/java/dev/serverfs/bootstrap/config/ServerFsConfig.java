@@ -1,9 +1,9 @@
 package dev.serverfs.bootstrap.config;
 
-import dev.serverfs.provider.AgentRuntimeDescriptor;
 import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.Workdirs;
+import dev.serverfs.provider.AgentRuntimeDescriptor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.provider.AgentRuntimeDescriptor;
 import dev.serverfs.provider.ProviderSandbox;
-import dev.serverfs.domain.task.RuntimeName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.serverfs.provider.AgentRuntimeDescriptor;
 import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
 import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPolicy;
+import dev.serverfs.provider.AgentRuntimeDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
