@@ -2,6 +2,7 @@ package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,6 +30,7 @@ final class McpDispatcher {
     private final String serverVersion;
     private final String instructions;
     private final Optional<FileResourceTemplate> resources;
+    private final TaskMethods tasks;
 
     McpDispatcher(
             ToolRegistry registry,
@@ -52,6 +54,7 @@ final class McpDispatcher {
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
         this.instructions = Instructions.text(surfaces);
+        this.tasks = new TaskMethods(registry, invoker);
     }
 
     /**
@@ -111,7 +114,16 @@ final class McpDispatcher {
             case "tools/call" ->
                 missingCapabilities(meta, params)
                         .map(missing -> missingCapabilityError(id, missing))
-                        .orElseGet(() -> callTool(id, params));
+                        .orElseGet(() -> callTool(id, params, meta.declaresExtension(TaskMethods.EXTENSION)));
+            case "tasks/get", "tasks/update", "tasks/cancel" -> {
+                if (!tasks.offered()) {
+                    yield null;
+                }
+                // ext-tasks "Error Handling": a client that did not declare the extension gets -32021 for these.
+                yield meta.declaresExtension(TaskMethods.EXTENSION)
+                        ? tasks.answer(id, method, params)
+                        : missingCapabilityError(id, List.of(TaskMethods.EXTENSION));
+            }
             case "prompts/list" -> cacheable(emptyList(id, params, "prompts"), LIST_TTL_MS);
             case "resources/list" -> cacheable(emptyList(id, params, "resources"), LIST_TTL_MS);
             case "resources/templates/list" -> cacheable(listTemplates(id, params), LIST_TTL_MS);
@@ -124,7 +136,8 @@ final class McpDispatcher {
         if (answer.at("/error/code").asInt() == MISSING_REQUIRED_CLIENT_CAPABILITY) {
             return new Answer(400, answer);
         }
-        if (answer.get("result") instanceof ObjectNode result) {
+        if (answer.get("result") instanceof ObjectNode result && !result.has("resultType")) {
+            // A CreateTaskResult already says "task" (ext-tasks "Polymorphic Results"); every other result is complete.
             result.put("resultType", "complete");
         }
         return new Answer(200, answer);
@@ -137,14 +150,25 @@ final class McpDispatcher {
             return Optional.empty();
         }
         return registry.find(name.textValue())
-                .map(tool -> tool.tool().requiredClientCapabilities().stream()
-                        .filter(c -> !meta.declares(c))
-                        .sorted()
-                        .toList())
+                .map(tool -> {
+                    List<String> missing = new ArrayList<>(tool.tool().requiredClientCapabilities().stream()
+                            .filter(c -> !meta.declares(c))
+                            .sorted()
+                            .toList());
+                    if (tool.tool() instanceof TaskTool task
+                            && task.requiresTask()
+                            && !meta.declaresExtension(TaskMethods.EXTENSION)) {
+                        missing.add(TaskMethods.EXTENSION);
+                    }
+                    return List.copyOf(missing);
+                })
                 .filter(missing -> !missing.isEmpty());
     }
 
-    /** 2026-07-28 schema MissingRequiredClientCapabilityError: {@code data.requiredCapabilities} is a ClientCapabilities object. */
+    /**
+     * 2026-07-28 schema MissingRequiredClientCapabilityError: {@code data.requiredCapabilities} is a ClientCapabilities
+     * object; the Tasks extension goes under {@code extensions}, as ext-tasks "Capability Negotiation" shows it.
+     */
     private static ObjectNode missingCapabilityError(JsonNode id, List<String> missing) {
         ObjectNode error = JsonRpc.error(
                 id,
@@ -152,7 +176,13 @@ final class McpDispatcher {
                 "Missing required client capability: " + String.join(", ", missing));
         ObjectNode required =
                 ((ObjectNode) error.get("error")).putObject("data").putObject("requiredCapabilities");
-        missing.forEach(required::putObject);
+        for (String capability : missing) {
+            if (capability.equals(TaskMethods.EXTENSION)) {
+                required.putObject("extensions").putObject(capability);
+            } else {
+                required.putObject(capability);
+            }
+        }
         return error;
     }
 
@@ -164,6 +194,9 @@ final class McpDispatcher {
         capabilities.putObject("prompts").put("listChanged", false);
         if (resources.isPresent()) {
             capabilities.putObject("resources").put("listChanged", false);
+        }
+        if (tasks.offered()) {
+            capabilities.putObject("extensions").putObject(TaskMethods.EXTENSION);
         }
         result.put("instructions", instructions);
         serverInfo(result.putObject("_meta").putObject(RequestMeta.SERVER_INFO));
@@ -208,7 +241,7 @@ final class McpDispatcher {
             case "ping" -> JsonRpc.result(id, Json.object());
             case "initialize" -> JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "session is already initialized");
             case "tools/list" -> listTools(id, params);
-            case "tools/call" -> callTool(id, params);
+            case "tools/call" -> callTool(id, params, false);
             case "resources/list" -> emptyList(id, params, "resources");
             case "resources/templates/list" -> listTemplates(id, params);
             case "resources/read" -> readResource(id, params);
@@ -226,12 +259,12 @@ final class McpDispatcher {
         return JsonRpc.result(id, result);
     }
 
-    private ObjectNode callTool(JsonNode id, JsonNode params) {
+    private ObjectNode callTool(JsonNode id, JsonNode params, boolean asTask) {
         JsonNode name = params == null ? null : params.get("name");
         if (name == null || !name.isTextual()) {
             return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "tools/call needs params.name");
         }
-        return switch (invoker.call(name.textValue(), params.get("arguments"))) {
+        return switch (invoker.call(name.textValue(), params.get("arguments"), asTask)) {
             case ToolInvoker.Outcome.Result r -> JsonRpc.result(id, r.wire());
             case ToolInvoker.Outcome.Failure f -> JsonRpc.error(id, f.code(), f.message());
         };
