@@ -88,7 +88,7 @@ class TasksConformanceIT {
         Path tools = McpYardsticks.install();
         List<String> failures = new ArrayList<>();
         for (String scenario : SCENARIOS) {
-            McpYardsticks.Scenario run = McpYardsticks.alphaScenario(tools, url, "tasks", scenario, "2026-07-28");
+            McpYardsticks.Scenario run = McpYardsticks.extensionScenario(tools, url, "tasks", scenario);
             if (run.checks().isEmpty()) {
                 failures.add(scenario + ": no checks recorded\n" + run.run().output());
             }
@@ -112,7 +112,7 @@ class TasksConformanceIT {
     private record Greet() implements McpTool {
         @Override
         public ToolSpec spec() {
-            return spec("greet");
+            return fixtureSpec("greet");
         }
 
         @Override
@@ -122,7 +122,7 @@ class TasksConformanceIT {
         }
     }
 
-    private static ToolSpec spec(String name) {
+    private static ToolSpec fixtureSpec(String name) {
         return new ToolSpec(name, "Conformance fixture " + name, ToolAnnotations.readOnly(), ToolSurface.FILESYSTEM)
                 .withSchema("task_fixture");
     }
@@ -139,7 +139,7 @@ class TasksConformanceIT {
     private record TaskFixture(String name, Kind kind, boolean requiresTask, FixtureTasks tasks) implements TaskTool {
         @Override
         public ToolSpec spec() {
-            return TasksConformanceIT.spec(name);
+            return fixtureSpec(name);
         }
 
         @Override
