@@ -888,6 +888,11 @@ abstract class AgentScenarios {
     void without_the_extension_submit_answers_as_before_and_the_tasks_methods_are_refused_with_32021()
             throws Exception {
         McpTestClient plain = McpTestClient.stateless(mcp.url());
+        assertTrue(
+                plain.answer("server/discover", Map.of())
+                        .at("/result/capabilities/extensions")
+                        .has("io.modelcontextprotocol/tasks"),
+                "announced with the Agent tools");
         JsonNode result = plain.callResult("submit_agent_task", submit("proj", "fake", "complete:plain"));
         assertEquals("complete", result.get("resultType").asText());
         String id = result.at("/structuredContent/task_id").asText();
