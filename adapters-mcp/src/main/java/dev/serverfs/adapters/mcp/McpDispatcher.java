@@ -12,7 +12,8 @@ import java.util.Set;
  * JSON-RPC methods of one MCP server (spec 2025-11-25 lifecycle, tools, ping): {@code initialize} negotiates the
  * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resources are listed
  * (none), resource templates and {@code resources/read} go to the file template when one is given; anything
- * else is -32601.
+ * else is -32601. In the stateless era a request that declares the Tasks extension may get a task handle from a
+ * {@link TaskTool}, and {@code tasks/*} go to {@link TaskMethods} (the session era has no Tasks extension).
  */
 final class McpDispatcher {
 
