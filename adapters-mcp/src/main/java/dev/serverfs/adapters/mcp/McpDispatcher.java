@@ -115,7 +115,7 @@ final class McpDispatcher {
             case "tools/call" ->
                 missingCapabilities(meta, params)
                         .map(missing -> missingCapabilityError(id, missing))
-                        .orElseGet(() -> callTool(id, params, meta.declaresExtension(TaskMethods.EXTENSION)));
+                        .orElseGet(() -> callTool(id, params));
             case "tasks/get", "tasks/update", "tasks/cancel" -> {
                 if (!tasks.offered()) {
                     yield null;
@@ -242,7 +242,7 @@ final class McpDispatcher {
             case "ping" -> JsonRpc.result(id, Json.object());
             case "initialize" -> JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "session is already initialized");
             case "tools/list" -> listTools(id, params);
-            case "tools/call" -> callTool(id, params, false);
+            case "tools/call" -> callTool(id, params);
             case "resources/list" -> emptyList(id, params, "resources");
             case "resources/templates/list" -> listTemplates(id, params);
             case "resources/read" -> readResource(id, params);
@@ -260,12 +260,12 @@ final class McpDispatcher {
         return JsonRpc.result(id, result);
     }
 
-    private ObjectNode callTool(JsonNode id, JsonNode params, boolean asTask) {
+    private ObjectNode callTool(JsonNode id, JsonNode params) {
         JsonNode name = params == null ? null : params.get("name");
         if (name == null || !name.isTextual()) {
             return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "tools/call needs params.name");
         }
-        return switch (invoker.call(name.textValue(), params.get("arguments"), asTask)) {
+        return switch (invoker.call(name.textValue(), params.get("arguments"))) {
             case ToolInvoker.Outcome.Result r -> JsonRpc.result(id, r.wire());
             case ToolInvoker.Outcome.Failure f -> JsonRpc.error(id, f.code(), f.message());
         };

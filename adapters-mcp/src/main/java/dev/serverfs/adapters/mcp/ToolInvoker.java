@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * schema, and any {@link ServerFsException}, → tool result with {@code isError: true} and text {@code CODE: message}
  * ({@code INVALID_ARGUMENTS} for the schema, MCP 2025-11-25 SEP-1303); any other exception → -32603 with a generic
  * message, details only in the log. Emits exactly one {@code tool_call} audit event per call of a known tool; a
- * failing audit log never changes the result.
+ * failing audit log never changes the result. A {@link TaskTool} called by a stateless request that declared the Tasks
+ * extension ({@link RequestMeta#CURRENT}) starts a task instead and the result is its handle.
  */
 final class ToolInvoker {
 
@@ -64,14 +65,6 @@ final class ToolInvoker {
     }
 
     Outcome call(String name, JsonNode rawArguments) {
-        return call(name, rawArguments, false);
-    }
-
-    /**
-     * As {@link #call(String, JsonNode)}; with {@code asTask} (a stateless request that declared the Tasks
-     * extension) a {@link TaskTool} starts a task and the outcome is its {@code CreateTaskResult}.
-     */
-    Outcome call(String name, JsonNode rawArguments, boolean asTask) {
         Optional<ToolRegistry.RegisteredTool> found = registry.find(name);
         if (found.isEmpty()) {
             return new Outcome.Failure(JsonRpc.INVALID_PARAMS, "Unknown tool: " + name);
@@ -103,7 +96,7 @@ final class ToolInvoker {
             if (!errors.isEmpty()) {
                 throw new ServerFsException(ErrorCode.INVALID_ARGUMENTS, schemaMessage(name, errors));
             }
-            if (asTask && tool.tool() instanceof TaskTool taskTool) {
+            if (tool.tool() instanceof TaskTool taskTool && declaresTasks()) {
                 return startTask(tool, taskTool, started, arguments, workdir, path);
             }
             ToolResult result = tool.tool().call(new ToolArguments(arguments));
@@ -127,6 +120,14 @@ final class ToolInvoker {
                     .log();
             return new Outcome.Failure(JsonRpc.INTERNAL_ERROR, "Internal error");
         }
+    }
+
+    /**
+     * Whether the request being served is a stateless one that declared the Tasks extension: only then may a {@link
+     * TaskTool} answer a task handle (ext-tasks: never to a client that did not declare it on that request).
+     */
+    private static boolean declaresTasks() {
+        return RequestMeta.CURRENT.isBound() && RequestMeta.CURRENT.get().declaresExtension(TaskMethods.EXTENSION);
     }
 
     /** Starts {@code taskTool}'s task and answers its handle; the audit event is the one the plain call would record. */

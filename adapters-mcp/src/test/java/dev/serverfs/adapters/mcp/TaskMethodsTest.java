@@ -97,8 +97,11 @@ class TaskMethodsTest {
         return new RequestMeta("2026-07-28", capabilities, null);
     }
 
+    /** A stateless request as the transport serves it: its {@code _meta} bound for the call (RequestMeta.CURRENT). */
     private static McpDispatcher.Answer call(McpDispatcher d, boolean declares, String method, String params) {
-        return d.stateless(meta(declares), IntNode.valueOf(1), method, Json.read(params.getBytes()));
+        RequestMeta meta = meta(declares);
+        return ScopedValue.where(RequestMeta.CURRENT, meta)
+                .call(() -> d.stateless(meta, IntNode.valueOf(1), method, Json.read(params.getBytes())));
     }
 
     private static JsonNode result(McpDispatcher.Answer answer) {
