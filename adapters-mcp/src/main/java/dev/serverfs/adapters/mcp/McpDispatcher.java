@@ -116,6 +116,10 @@ final class McpDispatcher {
                 missingCapabilities(meta, params)
                         .map(missing -> missingCapabilityError(id, missing))
                         .orElseGet(() -> callTool(id, params));
+            case "prompts/list" -> cacheable(emptyList(id, params, "prompts"), LIST_TTL_MS);
+            case "resources/list" -> cacheable(emptyList(id, params, "resources"), LIST_TTL_MS);
+            case "resources/templates/list" -> cacheable(listTemplates(id, params), LIST_TTL_MS);
+            case "resources/read" -> cacheable(statelessRead(id, params), 0);
             case "tasks/get", "tasks/update", "tasks/cancel" -> {
                 if (!tasks.offered()) {
                     yield null;
@@ -125,10 +129,6 @@ final class McpDispatcher {
                         ? tasks.answer(id, method, params)
                         : missingCapabilityError(id, List.of(TaskMethods.EXTENSION));
             }
-            case "prompts/list" -> cacheable(emptyList(id, params, "prompts"), LIST_TTL_MS);
-            case "resources/list" -> cacheable(emptyList(id, params, "resources"), LIST_TTL_MS);
-            case "resources/templates/list" -> cacheable(listTemplates(id, params), LIST_TTL_MS);
-            case "resources/read" -> cacheable(statelessRead(id, params), 0);
             default -> null;
         };
         if (answer == null) {
@@ -138,7 +138,6 @@ final class McpDispatcher {
             return new Answer(400, answer);
         }
         if (answer.get("result") instanceof ObjectNode result && !result.has("resultType")) {
-            // A CreateTaskResult already says "task" (ext-tasks "Polymorphic Results"); every other result is complete.
             result.put("resultType", "complete");
         }
         return new Answer(200, answer);
@@ -166,10 +165,7 @@ final class McpDispatcher {
                 .filter(missing -> !missing.isEmpty());
     }
 
-    /**
-     * 2026-07-28 schema MissingRequiredClientCapabilityError: {@code data.requiredCapabilities} is a ClientCapabilities
-     * object; the Tasks extension goes under {@code extensions}, as ext-tasks "Capability Negotiation" shows it.
-     */
+    /** 2026-07-28 schema MissingRequiredClientCapabilityError: {@code data.requiredCapabilities} is a ClientCapabilities object. */
     private static ObjectNode missingCapabilityError(JsonNode id, List<String> missing) {
         ObjectNode error = JsonRpc.error(
                 id,
@@ -178,6 +174,7 @@ final class McpDispatcher {
         ObjectNode required =
                 ((ObjectNode) error.get("error")).putObject("data").putObject("requiredCapabilities");
         for (String capability : missing) {
+            // An extension goes under "extensions", as ext-tasks "Capability Negotiation" shows it.
             if (capability.equals(TaskMethods.EXTENSION)) {
                 required.putObject("extensions").putObject(capability);
             } else {
