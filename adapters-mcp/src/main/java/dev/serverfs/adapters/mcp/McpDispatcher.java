@@ -2,6 +2,7 @@ package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,7 +12,8 @@ import java.util.Set;
  * JSON-RPC methods of one MCP server (spec 2025-11-25 lifecycle, tools, ping): {@code initialize} negotiates the
  * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resources are listed
  * (none), resource templates and {@code resources/read} go to the file template when one is given; anything
- * else is -32601.
+ * else is -32601. In the stateless era a request that declares the Tasks extension may get a task handle from a
+ * {@link TaskTool}, and {@code tasks/*} go to {@link TaskMethods} (the session era has no Tasks extension).
  */
 final class McpDispatcher {
 
@@ -29,6 +31,7 @@ final class McpDispatcher {
     private final String serverVersion;
     private final String instructions;
     private final Optional<FileResourceTemplate> resources;
+    private final TaskMethods tasks;
 
     McpDispatcher(
             ToolRegistry registry,
@@ -52,6 +55,7 @@ final class McpDispatcher {
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
         this.instructions = Instructions.text(surfaces);
+        this.tasks = new TaskMethods(registry, invoker);
     }
 
     /**
@@ -116,6 +120,15 @@ final class McpDispatcher {
             case "resources/list" -> cacheable(emptyList(id, params, "resources"), LIST_TTL_MS);
             case "resources/templates/list" -> cacheable(listTemplates(id, params), LIST_TTL_MS);
             case "resources/read" -> cacheable(statelessRead(id, params), 0);
+            case "tasks/get", "tasks/update", "tasks/cancel" -> {
+                if (!tasks.offered()) {
+                    yield null;
+                }
+                // ext-tasks "Error Handling": a client that did not declare the extension gets -32021 for these.
+                yield meta.declaresExtension(TaskMethods.EXTENSION)
+                        ? tasks.answer(id, method, params)
+                        : missingCapabilityError(id, List.of(TaskMethods.EXTENSION));
+            }
             default -> null;
         };
         if (answer == null) {
@@ -124,7 +137,7 @@ final class McpDispatcher {
         if (answer.at("/error/code").asInt() == MISSING_REQUIRED_CLIENT_CAPABILITY) {
             return new Answer(400, answer);
         }
-        if (answer.get("result") instanceof ObjectNode result) {
+        if (answer.get("result") instanceof ObjectNode result && !result.has("resultType")) {
             result.put("resultType", "complete");
         }
         return new Answer(200, answer);
@@ -137,10 +150,18 @@ final class McpDispatcher {
             return Optional.empty();
         }
         return registry.find(name.textValue())
-                .map(tool -> tool.tool().requiredClientCapabilities().stream()
-                        .filter(c -> !meta.declares(c))
-                        .sorted()
-                        .toList())
+                .map(tool -> {
+                    List<String> missing = new ArrayList<>(tool.tool().requiredClientCapabilities().stream()
+                            .filter(c -> !meta.declares(c))
+                            .sorted()
+                            .toList());
+                    if (tool.tool() instanceof TaskTool task
+                            && task.requiresTask()
+                            && !meta.declaresExtension(TaskMethods.EXTENSION)) {
+                        missing.add(TaskMethods.EXTENSION);
+                    }
+                    return List.copyOf(missing);
+                })
                 .filter(missing -> !missing.isEmpty());
     }
 
@@ -152,7 +173,14 @@ final class McpDispatcher {
                 "Missing required client capability: " + String.join(", ", missing));
         ObjectNode required =
                 ((ObjectNode) error.get("error")).putObject("data").putObject("requiredCapabilities");
-        missing.forEach(required::putObject);
+        for (String capability : missing) {
+            // An extension goes under "extensions", as ext-tasks "Capability Negotiation" shows it.
+            if (capability.equals(TaskMethods.EXTENSION)) {
+                required.putObject("extensions").putObject(capability);
+            } else {
+                required.putObject(capability);
+            }
+        }
         return error;
     }
 
@@ -164,6 +192,9 @@ final class McpDispatcher {
         capabilities.putObject("prompts").put("listChanged", false);
         if (resources.isPresent()) {
             capabilities.putObject("resources").put("listChanged", false);
+        }
+        if (tasks.offered()) {
+            capabilities.putObject("extensions").putObject(TaskMethods.EXTENSION);
         }
         result.put("instructions", instructions);
         serverInfo(result.putObject("_meta").putObject(RequestMeta.SERVER_INFO));

@@ -3,7 +3,8 @@ package dev.serverfs.adapters.mcp;
 import java.util.Set;
 
 /**
- * One MCP tool as the registry sees it; every production tool is a {@link ToolDefinition} (tests may implement this
+ * One MCP tool as the registry sees it; every production tool is a {@link ToolDefinition} (or a {@link
+ * TaskToolDefinition} around one; tests may implement this
  * directly). {@link #call} receives only the arguments its published input schema names, already validated against
  * it (unknown top-level arguments are dropped; a failing one is {@code INVALID_ARGUMENTS} before the call), runs on
  * a virtual thread (it may block), maps them to a use-case command and returns a {@link ToolResult}. A {@link

@@ -88,12 +88,14 @@ final class StatelessGate {
 
     /**
      * The body value {@code Mcp-Name} mirrors (2026-07-28 transports, standard headers): a tool's or prompt's name,
-     * a resource's URI, or null when the method has none.
+     * a resource's URI, a task's id, or null when the method has none.
      */
     static String nameOf(String method, JsonNode params) {
         String field = switch (method) {
             case "tools/call", "prompts/get" -> "name";
             case "resources/read" -> "uri";
+            // ext-tasks "Streamable HTTP: Routing Headers": Mcp-Name carries the task id.
+            case "tasks/get", "tasks/update", "tasks/cancel" -> "taskId";
             default -> null;
         };
         JsonNode value = field == null || params == null ? null : params.get(field);

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * schema, and any {@link ServerFsException}, → tool result with {@code isError: true} and text {@code CODE: message}
  * ({@code INVALID_ARGUMENTS} for the schema, MCP 2025-11-25 SEP-1303); any other exception → -32603 with a generic
  * message, details only in the log. Emits exactly one {@code tool_call} audit event per call of a known tool; a
- * failing audit log never changes the result.
+ * failing audit log never changes the result. A {@link TaskTool} called by a stateless request that declared the Tasks
+ * extension ({@link RequestMeta#CURRENT}) starts a task instead and the result is its handle.
  */
 final class ToolInvoker {
 
@@ -95,25 +96,11 @@ final class ToolInvoker {
             if (!errors.isEmpty()) {
                 throw new ServerFsException(ErrorCode.INVALID_ARGUMENTS, schemaMessage(name, errors));
             }
+            if (tool.tool() instanceof TaskTool taskTool && declaresTasks()) {
+                return startTask(tool, taskTool, started, arguments, workdir, path);
+            }
             ToolResult result = tool.tool().call(new ToolArguments(arguments));
-            // One serialisation of the payload serves both channels (reference §2.1: the text is the same JSON).
-            byte[] structured = structured(result.payload());
-            ObjectNode callResult = Json.object();
-            ArrayNode content = callResult.putArray("content");
-            result.blob()
-                    .ifPresent(blob -> content.addObject()
-                            .put("type", "resource")
-                            .putObject("resource")
-                            .put("uri", blob.uri())
-                            .put("mimeType", blob.mimeType())
-                            .set("blob", Base64Json.of(blob.content())));
-            // The payload as a JSON text block too, after a blob (issue 10 §14: clients that show the model only
-            // the content, such as Gemini CLI, lost size, sha256 and revision).
-            JsonNode text =
-                    result.text().<JsonNode>map(TextNode::valueOf).orElseGet(() -> EncodedJson.string(structured));
-            content.addObject().put("type", "text").set("text", text);
-            callResult.set("structuredContent", EncodedJson.rawValue(structured));
-            callResult.put("isError", false);
+            ObjectNode callResult = wire(result);
             record(() -> AuditLog.ToolCall.succeeded(
                     name,
                     elapsed(started),
@@ -123,10 +110,7 @@ final class ToolInvoker {
             return new Outcome.Result(callResult);
         } catch (ServerFsException e) {
             audit(tool, started, workdir, path, arguments, e.code().wire());
-            ObjectNode callResult = Json.object();
-            callResult.putArray("content").addObject().put("type", "text").put("text", e.agentText());
-            callResult.put("isError", true);
-            return new Outcome.Result(callResult);
+            return new Outcome.Result(toolError(e));
         } catch (RuntimeException e) {
             audit(tool, started, workdir, path, arguments, INTERNAL_ERROR);
             log.atError()
@@ -136,6 +120,71 @@ final class ToolInvoker {
                     .log();
             return new Outcome.Failure(JsonRpc.INTERNAL_ERROR, "Internal error");
         }
+    }
+
+    /**
+     * Whether the request being served is a stateless one that declared the Tasks extension: only then may a {@link
+     * TaskTool} answer a task handle (ext-tasks: never to a client that did not declare it on that request).
+     */
+    private static boolean declaresTasks() {
+        return RequestMeta.CURRENT.isBound() && RequestMeta.CURRENT.get().declaresExtension(TaskMethods.EXTENSION);
+    }
+
+    /** Starts {@code taskTool}'s task and answers its handle; the audit event is the one the plain call would record. */
+    private Outcome startTask(
+            ToolRegistry.RegisteredTool tool,
+            TaskTool taskTool,
+            long started,
+            ObjectNode arguments,
+            Optional<String> workdir,
+            Optional<String> path) {
+        TaskTool.Started task = taskTool.start(new ToolArguments(arguments));
+        ToolTask created = taskTool.tasks()
+                .get(task.taskId())
+                .orElseThrow(() -> new IllegalStateException("a started task must be readable"));
+        ToolResult audited = task.audit();
+        record(() -> AuditLog.ToolCall.succeeded(
+                tool.spec().name(),
+                elapsed(started),
+                audited.workdir().or(() -> workdir),
+                audited.path().or(() -> path),
+                withSurfaceCounters(tool, audited.counters())));
+        return new Outcome.Result(TaskMethods.created(created));
+    }
+
+    /** A successful {@code CallToolResult} as it goes on the wire. */
+    static ObjectNode wire(ToolResult result) {
+        // One serialisation of the payload serves both channels (reference §2.1: the text is the same JSON).
+        byte[] structured = structured(result.payload());
+        ObjectNode callResult = Json.object();
+        ArrayNode content = callResult.putArray("content");
+        result.blob()
+                .ifPresent(blob -> content.addObject()
+                        .put("type", "resource")
+                        .putObject("resource")
+                        .put("uri", blob.uri())
+                        .put("mimeType", blob.mimeType())
+                        .set("blob", Base64Json.of(blob.content())));
+        // The payload as a JSON text block too, after a blob (issue 10 §14: clients that show the model only
+        // the content, such as Gemini CLI, lost size, sha256 and revision).
+        JsonNode text = result.text().<JsonNode>map(TextNode::valueOf).orElseGet(() -> EncodedJson.string(structured));
+        content.addObject().put("type", "text").set("text", text);
+        callResult.set("structuredContent", EncodedJson.rawValue(structured));
+        callResult.put("isError", false);
+        return callResult;
+    }
+
+    /** A tool error ({@code isError: true}, text {@code CODE: message}) as it goes on the wire. */
+    static ObjectNode toolError(ServerFsException e) {
+        ObjectNode callResult = Json.object();
+        callResult.putArray("content").addObject().put("type", "text").put("text", e.agentText());
+        callResult.put("isError", true);
+        return callResult;
+    }
+
+    /** Records an event of a request that is not a tool call (the Tasks extension's methods), under the same rule. */
+    void recordEvent(AuditLog.ToolCall event) {
+        record(() -> event);
     }
 
     private void audit(

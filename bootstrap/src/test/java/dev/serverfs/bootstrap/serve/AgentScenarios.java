@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -740,6 +741,172 @@ abstract class AgentScenarios {
                 .toString()
                 .contains("fake"));
         assertEquals(null, stateless.session(), "no session in the stateless era");
+    }
+
+    // ------------------------------------------------------------------------------------------ MCP Tasks
+
+    /** A stateless client that declared the Tasks extension: submit answers a task handle, the Agent task's id. */
+    McpTestClient tasksClient() {
+        return McpTestClient.statelessWithTasks(mcp.url());
+    }
+
+    static String handle(JsonNode created) {
+        assertEquals("task", created.get("resultType").asText(), created.toString());
+        assertEquals("working", created.get("status").asText(), created.toString());
+        assertFalse(created.has("content"), "a task handle, not a tool result: " + created);
+        return created.get("taskId").asText();
+    }
+
+    /** Polls {@code tasks/get} until its result's status is {@code status}. */
+    static JsonNode awaitMcpTask(McpTestClient tasks, String id, String status) throws Exception {
+        return AgentProbe.await("tasks/get " + status, () -> {
+            JsonNode result = tasks.answer("tasks/get", Map.of("taskId", id)).get("result");
+            return result.get("status").asText().equals(status) ? Optional.of(result) : Optional.empty();
+        });
+    }
+
+    static JsonNode ack(JsonNode answer) {
+        assertEquals("{\"resultType\":\"complete\"}", answer.get("result").toString(), answer.toString());
+        return answer;
+    }
+
+    @Test
+    void an_mcp_task_round_trips_an_approval_and_agrees_with_get_agent_task() throws Exception {
+        McpTestClient tasks = tasksClient();
+        String id = handle(tasks.callResult("submit_agent_task", submit("proj", "fake", "approval:make test")));
+        cleanup.add(id);
+        assertTrue(id.startsWith("agt_"), "the MCP task is the Agent task: " + id);
+        JsonNode waiting = awaitMcpTask(tasks, id, "input_required");
+        JsonNode agentView = probe.task(id);
+        assertEquals("waiting_for_approval", agentView.get("status").asText());
+        String request = agentView.get("pending_request").get("request_id").asText();
+        JsonNode form = waiting.get("inputRequests").get(request);
+        assertEquals(1, waiting.get("inputRequests").size(), waiting.toString());
+        assertEquals("elicitation/create", form.get("method").asText());
+        assertTrue(
+                form.at("/params/requestedSchema/properties/decision/oneOf")
+                        .toString()
+                        .contains("\"const\":\"approve_once\""),
+                form.toString());
+        assertEquals("waiting_for_approval", waiting.get("statusMessage").asText());
+
+        ack(tasks.answer(
+                "tasks/update",
+                Map.of(
+                        "taskId",
+                        id,
+                        "inputResponses",
+                        Map.of(request, Map.of("action", "accept", "content", Map.of("decision", "approve_once"))))));
+        JsonNode done = awaitMcpTask(tasks, id, "completed");
+        assertTrue(done.at("/result/content/0/text").asText().contains("make test"), done.toString());
+        assertEquals("succeeded", done.at("/result/structuredContent/status").asText());
+        assertEquals("succeeded", probe.task(id).get("status").asText(), "one task, two views");
+        // The key is no longer outstanding: the extension ignores it; the tool path says so.
+        ack(tasks.answer(
+                "tasks/update", Map.of("taskId", id, "inputResponses", Map.of(request, Map.of("action", "decline")))));
+        assertEquals(
+                "REQUEST_ALREADY_RESOLVED",
+                mcp.call(
+                                "respond_agent_approval",
+                                Map.of("task_id", id, "request_id", request, "decision", "approve_once"))
+                        .code());
+        probe.awaitLeaseReleased(1);
+    }
+
+    @Test
+    void an_mcp_task_round_trips_a_question_and_an_answer_the_rules_refuse_is_invalid_params() throws Exception {
+        McpTestClient tasks = tasksClient();
+        String id = handle(tasks.callResult("submit_agent_task", submit("proj", "fake", "question:which?")));
+        cleanup.add(id);
+        JsonNode waiting = awaitMcpTask(tasks, id, "input_required");
+        String request = waiting.get("inputRequests").fieldNames().next();
+        JsonNode schema = waiting.at("/inputRequests/" + request + "/params/requestedSchema");
+        assertEquals(
+                "[{\"const\":\"a\",\"title\":\"Option A\"},{\"const\":\"b\",\"title\":\"Option B\"}]",
+                schema.at("/properties/q1/oneOf").toString());
+        assertEquals("string", schema.at("/properties/q1.text/type").asText(), "free text is allowed");
+
+        JsonNode refused = tasks.answer(
+                "tasks/update",
+                Map.of(
+                        "taskId",
+                        id,
+                        "inputResponses",
+                        Map.of(request, Map.of("action", "accept", "content", Map.of("q1", "zzz")))));
+        assertEquals(-32602, refused.at("/error/code").asInt(), refused.toString());
+        assertEquals("INVALID_QUESTION_ANSWER", refused.at("/error/data/code").asText());
+        assertEquals("waiting_for_question", probe.task(id).get("status").asText(), "a refused answer changes nothing");
+
+        ack(tasks.answer(
+                "tasks/update",
+                Map.of(
+                        "taskId",
+                        id,
+                        "inputResponses",
+                        Map.of(request, Map.of("action", "accept", "content", Map.of("q1", "a"))))));
+        JsonNode done = awaitMcpTask(tasks, id, "completed");
+        assertEquals("answered: a", done.at("/result/content/0/text").asText(), done.toString());
+        probe.awaitLeaseReleased(1);
+    }
+
+    @Test
+    void an_mcp_task_cancel_is_terminal_first_and_a_retry_with_the_same_key_is_the_same_task() throws Exception {
+        McpTestClient tasks = tasksClient();
+        Map<String, Object> keyed = with(submit("proj", "fake", "wait:"), "idempotency_key", "mcp-tasks-1");
+        String id = handle(tasks.callResult("submit_agent_task", keyed));
+        cleanup.add(id);
+        assertEquals(id, handle(tasks.callResult("submit_agent_task", keyed)), "idempotency_key: the original task");
+        assertEquals(id, created(mcp.call("submit_agent_task", keyed)), "and the session era sees the same task");
+        probe.awaitTask(id, t -> t.get("status").asText().equals("running"));
+        assertEquals(
+                "running",
+                awaitMcpTask(tasks, id, "working").get("statusMessage").asText());
+
+        ack(tasks.answer("tasks/cancel", Map.of("taskId", id)));
+        assertEquals("cancelled", probe.task(id).get("status").asText(), "persisted before the ack");
+        JsonNode cancelled = tasks.answer("tasks/get", Map.of("taskId", id)).get("result");
+        assertEquals("cancelled", cancelled.get("status").asText());
+        assertFalse(cancelled.has("result") || cancelled.has("error"), cancelled.toString());
+        ack(tasks.answer("tasks/cancel", Map.of("taskId", id)));
+        probe.awaitLeaseReleased(1);
+    }
+
+    @Test
+    void an_interrupted_agent_task_is_a_failed_mcp_task_with_its_code() throws Exception {
+        McpTestClient tasks = tasksClient();
+        String id = handle(tasks.callResult("submit_agent_task", submit("proj", "fake", "question:nobody answers")));
+        JsonNode failed = awaitMcpTask(tasks, id, "failed");
+        assertEquals(-32603, failed.at("/error/code").asInt(), failed.toString());
+        assertEquals(
+                "AGENT_INTERACTION_TIMED_OUT", failed.at("/error/data/code").asText());
+        assertEquals("interrupted", failed.get("statusMessage").asText());
+        assertFalse(failed.has("result"), failed.toString());
+        probe.awaitLeaseReleased(1);
+    }
+
+    @Test
+    void without_the_extension_submit_answers_as_before_and_the_tasks_methods_are_refused_with_32021()
+            throws Exception {
+        McpTestClient plain = McpTestClient.stateless(mcp.url());
+        assertTrue(
+                plain.answer("server/discover", Map.of())
+                        .at("/result/capabilities/extensions")
+                        .has("io.modelcontextprotocol/tasks"),
+                "announced with the Agent tools");
+        JsonNode result = plain.callResult("submit_agent_task", submit("proj", "fake", "complete:plain"));
+        assertEquals("complete", result.get("resultType").asText());
+        String id = result.at("/structuredContent/task_id").asText();
+        assertEquals("queued", result.at("/structuredContent/status").asText(), result.toString());
+        probe.awaitTask(id, t -> t.get("status").asText().equals("succeeded"));
+        JsonNode refused = plain.answer("tasks/get", Map.of("taskId", id));
+        assertEquals(-32021, refused.at("/error/code").asInt(), refused.toString());
+        assertTrue(refused.at("/error/data/requiredCapabilities/extensions").has("io.modelcontextprotocol/tasks"));
+        JsonNode unknown = tasksClient().answer("tasks/get", Map.of("taskId", "agt_" + "0".repeat(24)));
+        assertEquals(-32602, unknown.at("/error/code").asInt(), unknown.toString());
+        JsonNode completed =
+                tasksClient().answer("tasks/get", Map.of("taskId", id)).get("result");
+        assertEquals("plain", completed.at("/result/content/0/text").asText(), "a plain submit is a task all the same");
+        probe.awaitLeaseReleased(1);
     }
 
     static String created(ToolCall call) {

@@ -245,6 +245,32 @@ class AgentSplitIT extends AgentScenarios {
     }
 
     @Test
+    void a_bridge_restart_keeps_an_mcp_task_visible_through_tasks_get() throws Exception {
+        McpTestClient tasks = tasksClient();
+        String done = handle(tasks.callResult("submit_agent_task", submit("proj", "fake", "complete:kept")));
+        awaitMcpTask(tasks, done, "completed");
+        probe.awaitLeaseReleased(1);
+        String running = handle(tasks.callResult("submit_agent_task", submit("proj", "fake", "wait:")));
+        awaitMcpTask(tasks, running, "working");
+        probe.awaitTask(running, t -> t.get("status").asText().equals("running"));
+
+        assertEquals(0, bridge.terminate(BridgeProcess.GRACE), bridge.stderr().toString());
+        JsonNode away = tasks.answer("tasks/get", Map.of("taskId", done));
+        assertEquals("AGENT_BRIDGE_UNAVAILABLE", away.at("/error/data/code").asText(), away.toString());
+        probe.awaitLeaseReleased(1);
+        bridge = BridgeProcess.startReady(env(port));
+
+        JsonNode kept = tasks.answer("tasks/get", Map.of("taskId", done)).get("result");
+        assertEquals("completed", kept.get("status").asText(), kept.toString());
+        assertEquals("kept", kept.at("/result/content/0/text").asText());
+        JsonNode interrupted =
+                tasks.answer("tasks/get", Map.of("taskId", running)).get("result");
+        assertEquals("failed", interrupted.get("status").asText(), interrupted.toString());
+        assertEquals("BRIDGE_SHUTDOWN", interrupted.at("/error/data/code").asText());
+        probe.awaitNoGuard(1);
+    }
+
+    @Test
     void a_killed_bridge_keeps_the_guard_until_the_orphaned_provider_is_proven_dead() throws Exception {
         Optional<ProcessHandle> orphan = Optional.empty();
         try {

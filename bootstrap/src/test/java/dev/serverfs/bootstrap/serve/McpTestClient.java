@@ -45,20 +45,44 @@ final class McpTestClient {
     /** Non-null for a client of the stateless 2026-07-28 era: the version it names on every request. */
     private final String statelessVersion;
 
-    private McpTestClient(URI url) {
+    /** Whether this stateless client declares the Tasks extension in every request's client capabilities. */
+    private final boolean tasks;
+
+    private McpTestClient(URI url, boolean tasks) {
         this.url = url;
         this.session = null;
         this.statelessVersion = "2026-07-28";
+        this.tasks = tasks;
     }
 
     /** A client of the stateless 2026-07-28 era: no {@code initialize}, no session; each request carries {@code _meta}. */
     static McpTestClient stateless(String url) {
-        return new McpTestClient(URI.create(url));
+        return new McpTestClient(URI.create(url), false);
+    }
+
+    /** A stateless client that declares the Tasks extension ({@code io.modelcontextprotocol/tasks}) on every request. */
+    static McpTestClient statelessWithTasks(String url) {
+        return new McpTestClient(URI.create(url), true);
+    }
+
+    /** One request's whole JSON-RPC answer ({@code result} or {@code error}), whatever its HTTP status. */
+    JsonNode answer(String method, Map<String, ?> params) throws IOException, InterruptedException {
+        return JSON.readTree(
+                post(request(method, JSON.valueToTree(params)), session).body());
+    }
+
+    /** The raw {@code result} of a {@code tools/call} (a {@code CallToolResult}, or a task's handle). */
+    JsonNode callResult(String tool, Map<String, ?> arguments) throws IOException, InterruptedException {
+        ObjectNode params = JSON.createObjectNode();
+        params.put("name", tool);
+        params.set("arguments", JSON.valueToTree(arguments));
+        return rpc("tools/call", params);
     }
 
     McpTestClient(String url) throws IOException, InterruptedException {
         this.url = URI.create(url);
         this.statelessVersion = null;
+        this.tasks = false;
         HttpResponse<String> response = post(request("initialize", initializeParams("2025-06-18", "agent-it")), null);
         this.session = response.headers().firstValue("Mcp-Session-Id").orElse(null);
         ObjectNode initialized = JSON.createObjectNode();
@@ -144,11 +168,17 @@ final class McpTestClient {
         if (statelessVersion != null && body.get("params") instanceof ObjectNode params) {
             ObjectNode meta = params.putObject("_meta");
             meta.put("io.modelcontextprotocol/protocolVersion", statelessVersion);
-            meta.putObject("io.modelcontextprotocol/clientCapabilities");
+            ObjectNode capabilities = meta.putObject("io.modelcontextprotocol/clientCapabilities");
+            if (tasks) {
+                capabilities.putObject("extensions").putObject("io.modelcontextprotocol/tasks");
+            }
             String method = body.get("method").asText();
             builder.header("Mcp-Method", method);
             if (method.equals("tools/call")) {
                 builder.header("Mcp-Name", params.get("name").asText());
+            }
+            if (method.startsWith("tasks/") && params.get("taskId") != null) {
+                builder.header("Mcp-Name", params.get("taskId").asText());
             }
         }
         builder.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));

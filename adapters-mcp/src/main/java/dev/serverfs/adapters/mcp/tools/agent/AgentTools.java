@@ -1,6 +1,8 @@
 package dev.serverfs.adapters.mcp.tools.agent;
 
 import dev.serverfs.adapters.mcp.McpTool;
+import dev.serverfs.adapters.mcp.TaskTool;
+import dev.serverfs.adapters.mcp.TaskToolDefinition;
 import dev.serverfs.adapters.mcp.ToolAnnotations;
 import dev.serverfs.adapters.mcp.ToolArguments;
 import dev.serverfs.adapters.mcp.ToolDefinition;
@@ -107,6 +109,7 @@ public final class AgentTools {
 
     private final AgentUseCases agent;
     private final List<String> runtimes;
+    private final AgentTasks tasks;
 
     /**
      * @param runtimes the wire names submit's published schema offers as its {@code runtime} enum, in order (the
@@ -115,6 +118,7 @@ public final class AgentTools {
     public AgentTools(AgentUseCases agent, List<String> runtimes) {
         this.agent = Objects.requireNonNull(agent, "agent");
         this.runtimes = List.copyOf(runtimes);
+        this.tasks = new AgentTasks(agent, this);
     }
 
     /** The group's tools, in {@code tools/list} order. */
@@ -122,7 +126,7 @@ public final class AgentTools {
         ToolSpec submit = SUBMIT_AGENT_TASK.withEnum("runtime", runtimes);
         return List.of(
                 ToolDefinition.of(LIST_AGENT_RUNTIMES, this::listRuntimes),
-                ToolDefinition.of(submit, Submit.class, this::submit),
+                new TaskToolDefinition<>(ToolDefinition.of(submit, Submit.class, this::submit), this::started, tasks),
                 ToolDefinition.of(GET_AGENT_TASK, TaskReference.class, this::get),
                 ToolDefinition.of(READ_AGENT_TASK_EVENTS, ReadEvents.class, this::readEvents),
                 ToolDefinition.of(READ_AGENT_TASK_RESULT, ReadResult.class, this::readResult),
@@ -163,6 +167,11 @@ public final class AgentTools {
     record Submitted(String taskId, String status, String correlationId, String idempotencyKey) {}
 
     private ToolResult submit(Submit p) {
+        return started(p).audit();
+    }
+
+    /** Submits the task: its id and the submit's audited result (an MCP task's handle is this same task). */
+    TaskTool.Started started(Submit p) {
         TaskHandle handle = agent.submit()
                 .submit(new SubmitAgentTaskCommand(
                         p.runtime(),
@@ -193,7 +202,7 @@ public final class AgentTools {
             result = result.withCounter(
                     "idempotency_key", handle.idempotencyKey().get().value());
         }
-        return result;
+        return new TaskTool.Started(handle.taskId().value(), result);
     }
 
     // get_agent_task (reference §3.3): the task record without native ids or fingerprint.
@@ -264,7 +273,7 @@ public final class AgentTools {
 
     record RespondApproval(String taskId, String requestId, String decision, List<String> grantedPermissionIds) {}
 
-    private ToolResult respondApproval(RespondApproval p) {
+    ToolResult respondApproval(RespondApproval p) {
         TaskId taskId = TaskId.parse(p.taskId());
         RequestId requestId = RequestId.parse(p.requestId());
         ApprovalDecision decision = ApprovalDecision.parse(p.decision());
@@ -330,7 +339,7 @@ public final class AgentTools {
 
     record Cancelled(String taskId, String status, String correlationId) {}
 
-    private ToolResult cancel(TaskReference p) {
+    ToolResult cancel(TaskReference p) {
         TaskId taskId = TaskId.parse(p.taskId());
         CancelOutcome outcome = agent.cancel().cancel(taskId);
         return audited(
@@ -346,7 +355,7 @@ public final class AgentTools {
 
     record Resolved(String taskId, String requestId, boolean resolved, String correlationId) {}
 
-    private static ToolResult resolved(InteractionAck ack) {
+    static ToolResult resolved(InteractionAck ack) {
         return audited(
                         new Resolved(
                                 ack.taskId().value(),
