@@ -61,9 +61,17 @@ final class ToolInvoker {
         }
 
         record Failure(int code, String message) implements Outcome {}
+
+        /** The tool needs client input first (2026-07-28 multi round-trip requests); the transport answers it. */
+        record InputNeeded(InputRequired needed) implements Outcome {}
     }
 
     Outcome call(String name, JsonNode rawArguments) {
+        return call(name, rawArguments, InputRound.NONE);
+    }
+
+    /** As {@link #call(String, JsonNode)}, as one round of a multi round-trip call that brings {@code round}. */
+    Outcome call(String name, JsonNode rawArguments, InputRound round) {
         Optional<ToolRegistry.RegisteredTool> found = registry.find(name);
         if (found.isEmpty()) {
             return new Outcome.Failure(JsonRpc.INVALID_PARAMS, "Unknown tool: " + name);
@@ -95,7 +103,16 @@ final class ToolInvoker {
             if (!errors.isEmpty()) {
                 throw new ServerFsException(ErrorCode.INVALID_ARGUMENTS, schemaMessage(name, errors));
             }
-            ToolResult result = tool.tool().call(new ToolArguments(arguments));
+            ToolResult result;
+            switch (tool.tool().reply(new ToolArguments(arguments), round)) {
+                case ToolReply.Complete complete -> result = complete.result();
+                case InputRequired needed -> {
+                    // A round that asks for input is a successful call of the tool; the retry is another call.
+                    record(() -> AuditLog.ToolCall.succeeded(
+                            name, elapsed(started), workdir, path, withSurfaceCounters(tool, Map.of())));
+                    return new Outcome.InputNeeded(needed);
+                }
+            }
             // One serialisation of the payload serves both channels (reference §2.1: the text is the same JSON).
             byte[] structured = structured(result.payload());
             ObjectNode callResult = Json.object();
