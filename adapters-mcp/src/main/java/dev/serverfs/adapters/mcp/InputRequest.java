@@ -38,18 +38,29 @@ public record InputRequest(String method, Map<String, Object> params) {
         schema.put("type", "object");
         schema.put("properties", properties);
         schema.put("required", new ArrayList<>(fields.keySet()));
+        return elicitation(message, schema);
+    }
+
+    /**
+     * A form elicitation with a full {@code requestedSchema} (the spec's restricted JSON Schema: a flat object of
+     * primitive properties, e.g. a string with an {@code enum} of choices), for forms {@link #form} cannot express.
+     */
+    public static InputRequest elicitation(String message, Map<String, Object> requestedSchema) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("mode", "form");
         params.put("message", Objects.requireNonNull(message, "message"));
-        params.put("requestedSchema", schema);
+        params.put("requestedSchema", Objects.requireNonNull(requestedSchema, "requestedSchema"));
         return new InputRequest(ELICITATION, params);
     }
 
     /** A sampling request of one user text message, at most {@code maxTokens} tokens in the answer. */
     public static InputRequest sampling(String userText, int maxTokens) {
+        Map<String, Object> content = new LinkedHashMap<>();
+        content.put("type", "text");
+        content.put("text", Objects.requireNonNull(userText, "userText"));
         Map<String, Object> message = new LinkedHashMap<>();
         message.put("role", "user");
-        message.put("content", Map.of("type", "text", "text", Objects.requireNonNull(userText, "userText")));
+        message.put("content", content);
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("messages", List.of(message));
         params.put("maxTokens", maxTokens);
