@@ -2,11 +2,13 @@ package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * JSON-RPC methods of one MCP server (spec 2025-11-25 lifecycle, tools, ping): {@code initialize} negotiates the
@@ -32,6 +34,7 @@ final class McpDispatcher {
     private final String instructions;
     private final Optional<FileResourceTemplate> resources;
     private final TaskMethods tasks;
+    private final InputRoundTrips rounds = new InputRoundTrips(Clock.systemUTC());
 
     McpDispatcher(
             ToolRegistry registry,
@@ -115,7 +118,7 @@ final class McpDispatcher {
             case "tools/call" ->
                 missingCapabilities(meta, params)
                         .map(missing -> missingCapabilityError(id, missing))
-                        .orElseGet(() -> callTool(id, params));
+                        .orElseGet(() -> statelessCall(meta, id, params));
             case "prompts/list" -> cacheable(emptyList(id, params, "prompts"), LIST_TTL_MS);
             case "resources/list" -> cacheable(emptyList(id, params, "resources"), LIST_TTL_MS);
             case "resources/templates/list" -> cacheable(listTemplates(id, params), LIST_TTL_MS);
@@ -166,7 +169,7 @@ final class McpDispatcher {
     }
 
     /** 2026-07-28 schema MissingRequiredClientCapabilityError: {@code data.requiredCapabilities} is a ClientCapabilities object. */
-    private static ObjectNode missingCapabilityError(JsonNode id, List<String> missing) {
+    static ObjectNode missingCapabilityError(JsonNode id, List<String> missing) {
         ObjectNode error = JsonRpc.error(
                 id,
                 MISSING_REQUIRED_CLIENT_CAPABILITY,
@@ -262,9 +265,43 @@ final class McpDispatcher {
         if (name == null || !name.isTextual()) {
             return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "tools/call needs params.name");
         }
-        return switch (invoker.call(name.textValue(), params.get("arguments"))) {
+        // A session's round declares no input kind, so a tool asks for input here only by mistake.
+        return answer(
+                id,
+                invoker.call(name.textValue(), params.get("arguments")),
+                needed -> JsonRpc.error(
+                        id,
+                        JsonRpc.INVALID_REQUEST,
+                        "This call needs client input, which needs protocol version 2026-07-28"));
+    }
+
+    /**
+     * A stateless {@code tools/call}, one round of a possible multi round-trip call (2026-07-28 basic/patterns/mrtr):
+     * the retry's responses and verified state go to the tool, an answer that needs input goes back sealed.
+     */
+    private ObjectNode statelessCall(RequestMeta meta, JsonNode id, JsonNode params) {
+        JsonNode name = params == null ? null : params.get("name");
+        if (name == null || !name.isTextual()) {
+            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "tools/call needs params.name");
+        }
+        RequestStateCodec.Binding binding =
+                RequestStateCodec.Binding.of("tools/call", name.textValue(), params.get("arguments"));
+        return switch (rounds.open(id, meta, binding, params)) {
+            case InputRoundTrips.Opened.Refused refused -> refused.error();
+            case InputRoundTrips.Opened.Round round ->
+                answer(
+                        id,
+                        invoker.call(name.textValue(), params.get("arguments"), round.round()),
+                        needed -> rounds.answer(id, meta, binding, needed));
+        };
+    }
+
+    private static ObjectNode answer(
+            JsonNode id, ToolInvoker.Outcome outcome, Function<InputRequired, ObjectNode> inputNeeded) {
+        return switch (outcome) {
             case ToolInvoker.Outcome.Result r -> JsonRpc.result(id, r.wire());
             case ToolInvoker.Outcome.Failure f -> JsonRpc.error(id, f.code(), f.message());
+            case ToolInvoker.Outcome.InputNeeded n -> inputNeeded.apply(n.needed());
         };
     }
 

@@ -27,6 +27,16 @@ public interface McpTool {
     ToolResult call(ToolArguments arguments);
 
     /**
+     * One round of a call that may need client input first (2026-07-28 multi round-trip requests): {@link
+     * InputRequired} asks the client for it (only requests {@code round} says the client can fulfil); the retry brings
+     * the responses and the verified state in {@code round}. Session calls get a round with nothing declared, so a
+     * tool that needs input answers them without it. By default the plain {@link #call}.
+     */
+    default ToolReply reply(ToolArguments arguments, InputRound round) {
+        return new ToolReply.Complete(call(arguments));
+    }
+
+    /**
      * Client capabilities (top-level names such as {@code sampling}) this tool cannot run without. A stateless
      * (2026-07-28) call from a client that did not declare one of them in its request's {@code _meta} is refused with
      * {@code -32021} before the tool runs; session-era calls are not checked. None by default.

@@ -62,9 +62,17 @@ final class ToolInvoker {
         }
 
         record Failure(int code, String message) implements Outcome {}
+
+        /** The tool needs client input first (2026-07-28 multi round-trip requests); the transport answers it. */
+        record InputNeeded(InputRequired needed) implements Outcome {}
     }
 
     Outcome call(String name, JsonNode rawArguments) {
+        return call(name, rawArguments, InputRound.NONE);
+    }
+
+    /** As {@link #call(String, JsonNode)}, as one round of a multi round-trip call that brings {@code round}. */
+    Outcome call(String name, JsonNode rawArguments, InputRound round) {
         Optional<ToolRegistry.RegisteredTool> found = registry.find(name);
         if (found.isEmpty()) {
             return new Outcome.Failure(JsonRpc.INVALID_PARAMS, "Unknown tool: " + name);
@@ -99,7 +107,16 @@ final class ToolInvoker {
             if (tool.tool() instanceof TaskTool taskTool && declaresTasks()) {
                 return startTask(tool, taskTool, started, arguments, workdir, path);
             }
-            ToolResult result = tool.tool().call(new ToolArguments(arguments));
+            ToolResult result;
+            switch (tool.tool().reply(new ToolArguments(arguments), round)) {
+                case ToolReply.Complete complete -> result = complete.result();
+                case InputRequired needed -> {
+                    // A round that asks for input is a successful call of the tool; the retry is another call.
+                    record(() -> AuditLog.ToolCall.succeeded(
+                            name, elapsed(started), workdir, path, withSurfaceCounters(tool, Map.of())));
+                    return new Outcome.InputNeeded(needed);
+                }
+            }
             ObjectNode callResult = wire(result);
             record(() -> AuditLog.ToolCall.succeeded(
                     name,

@@ -259,6 +259,7 @@ class ToolWireGoldenTest {
                         case ToolInvoker.Outcome.Result r ->
                             new String(Json.writeBytes(r.wire()), StandardCharsets.UTF_8);
                         case ToolInvoker.Outcome.Failure f -> "failure " + f.code() + " " + f.message();
+                        case ToolInvoker.Outcome.InputNeeded n -> "input needed " + n.needed();
                     });
             out.append('\n');
             inputs.forEach(i -> out.append("input ").append(i).append('\n'));

@@ -112,7 +112,7 @@ class AgentTasksTest {
                     calls.add("cancel " + id);
                     return new CancelAgentTaskUseCase.CancelOutcome(id, TaskStatus.CANCELLED, Optional.empty());
                 });
-        return new AgentTasks(agent, new AgentTools(agent, false));
+        return new AgentTasks(agent, new AgentTools(agent, List.of("codex", "claude")));
     }
 
     private InteractionAck ack(TaskId taskId, RequestId requestId) {
