@@ -1,6 +1,7 @@
 package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Objects;
@@ -9,9 +10,9 @@ import java.util.Set;
 
 /**
  * JSON-RPC methods of one MCP server (spec 2025-11-25 lifecycle, tools, ping): {@code initialize} negotiates the
- * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resources are listed
- * (none), resource templates and {@code resources/read} go to the file template when one is given; anything
- * else is -32601.
+ * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resources, templates
+ * and {@code resources/read} go to the extra {@link ResourceProvider} and the file template when given; prompts and
+ * {@code completion/complete} are served only when {@link McpFeatures} has them; anything else is -32601.
  */
 final class McpDispatcher {
 
@@ -29,6 +30,9 @@ final class McpDispatcher {
     private final String serverVersion;
     private final String instructions;
     private final Optional<FileResourceTemplate> resources;
+    private final PromptRegistry prompts;
+    private final Optional<ResourceProvider> extraResources;
+    private final Optional<CompletionProvider> completions;
 
     McpDispatcher(
             ToolRegistry registry,
@@ -46,7 +50,21 @@ final class McpDispatcher {
             String serverVersion,
             Set<ToolSurface> surfaces,
             Optional<FileResourceTemplate> resources) {
+        this(registry, invoker, sessions, serverVersion, surfaces, resources, McpFeatures.NONE);
+    }
+
+    McpDispatcher(
+            ToolRegistry registry,
+            ToolInvoker invoker,
+            McpSessions sessions,
+            String serverVersion,
+            Set<ToolSurface> surfaces,
+            Optional<FileResourceTemplate> resources,
+            McpFeatures features) {
         this.resources = Objects.requireNonNull(resources, "resources");
+        this.prompts = new PromptRegistry(features.prompts());
+        this.extraResources = features.resources();
+        this.completions = features.completions();
         this.registry = Objects.requireNonNull(registry, "registry");
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
@@ -80,8 +98,14 @@ final class McpDispatcher {
         result.put("protocolVersion", version);
         ObjectNode capabilities = result.putObject("capabilities");
         capabilities.putObject("tools").put("listChanged", false);
-        if (resources.isPresent()) {
+        if (!prompts.isEmpty()) {
+            capabilities.putObject("prompts").put("listChanged", false);
+        }
+        if (hasResources()) {
             capabilities.putObject("resources").put("subscribe", false).put("listChanged", false);
+        }
+        if (completions.isPresent()) {
+            capabilities.putObject("completions");
         }
         serverInfo(result.putObject("serverInfo"));
         result.put("instructions", instructions);
@@ -112,8 +136,11 @@ final class McpDispatcher {
                 missingCapabilities(meta, params)
                         .map(missing -> missingCapabilityError(id, missing))
                         .orElseGet(() -> callTool(id, params));
-            case "prompts/list" -> cacheable(emptyList(id, params, "prompts"), LIST_TTL_MS);
-            case "resources/list" -> cacheable(emptyList(id, params, "resources"), LIST_TTL_MS);
+            case "prompts/list" -> cacheable(listPrompts(id, params), LIST_TTL_MS);
+            case "prompts/get" -> prompts.isEmpty() ? null : prompts.get(id, params);
+            case "completion/complete" ->
+                completions.map(c -> Completions.complete(id, params, c)).orElse(null);
+            case "resources/list" -> cacheable(listResources(id, params), LIST_TTL_MS);
             case "resources/templates/list" -> cacheable(listTemplates(id, params), LIST_TTL_MS);
             case "resources/read" -> cacheable(statelessRead(id, params), 0);
             default -> null;
@@ -161,9 +188,13 @@ final class McpDispatcher {
         ProtocolVersions.ALL.forEach(result.putArray("supportedVersions")::add);
         ObjectNode capabilities = result.putObject("capabilities");
         capabilities.putObject("tools").put("listChanged", false);
+        // Always: 2026-07-28 clients score prompts/list's caching hints, so it answers (an empty list) and is declared.
         capabilities.putObject("prompts").put("listChanged", false);
-        if (resources.isPresent()) {
+        if (hasResources()) {
             capabilities.putObject("resources").put("listChanged", false);
+        }
+        if (completions.isPresent()) {
+            capabilities.putObject("completions");
         }
         result.put("instructions", instructions);
         serverInfo(result.putObject("_meta").putObject(RequestMeta.SERVER_INFO));
@@ -209,11 +240,44 @@ final class McpDispatcher {
             case "initialize" -> JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "session is already initialized");
             case "tools/list" -> listTools(id, params);
             case "tools/call" -> callTool(id, params);
-            case "resources/list" -> emptyList(id, params, "resources");
+            case "resources/list" -> listResources(id, params);
             case "resources/templates/list" -> listTemplates(id, params);
             case "resources/read" -> readResource(id, params);
-            default -> JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found");
+            case "prompts/list" -> prompts.isEmpty() ? methodNotFound(id) : listPrompts(id, params);
+            case "prompts/get" -> prompts.isEmpty() ? methodNotFound(id) : prompts.get(id, params);
+            case "completion/complete" ->
+                completions.map(c -> Completions.complete(id, params, c)).orElseGet(() -> methodNotFound(id));
+            default -> methodNotFound(id);
         };
+    }
+
+    private static ObjectNode methodNotFound(JsonNode id) {
+        return JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found");
+    }
+
+    private boolean hasResources() {
+        return resources.isPresent() || extraResources.isPresent();
+    }
+
+    private ObjectNode listPrompts(JsonNode id, JsonNode params) {
+        return prompts.isEmpty() || hasCursor(params) ? emptyList(id, params, "prompts") : prompts.list(id);
+    }
+
+    private ObjectNode listResources(JsonNode id, JsonNode params) {
+        if (extraResources.isEmpty() || hasCursor(params)) {
+            return emptyList(id, params, "resources");
+        }
+        ObjectNode result = Json.object();
+        ArrayNode list = result.putArray("resources");
+        extraResources
+                .get()
+                .resources()
+                .forEach(r -> list.addObject()
+                        .put("uri", r.uri())
+                        .put("name", r.name())
+                        .put("description", r.description())
+                        .put("mimeType", r.mimeType()));
+        return JsonRpc.result(id, result);
     }
 
     private ObjectNode listTools(JsonNode id, JsonNode params) {
@@ -238,15 +302,32 @@ final class McpDispatcher {
     }
 
     private ObjectNode listTemplates(JsonNode id, JsonNode params) {
-        if (resources.isEmpty() || hasCursor(params)) {
+        if (!hasResources() || hasCursor(params)) {
             return emptyList(id, params, "resourceTemplates");
         }
         ObjectNode result = Json.object();
-        result.set("resourceTemplates", resources.get().templates());
+        ArrayNode list = resources.map(FileResourceTemplate::templates).orElseGet(Json.WIRE::createArrayNode);
+        extraResources.ifPresent(extra -> extra.templates()
+                .forEach(t -> list.addObject()
+                        .put("uriTemplate", t.uriTemplate())
+                        .put("name", t.name())
+                        .put("description", t.description())
+                        .put("mimeType", t.mimeType())));
+        result.set("resourceTemplates", list);
         return JsonRpc.result(id, result);
     }
 
     private ObjectNode readResource(JsonNode id, JsonNode params) {
+        JsonNode uri = params == null ? null : params.get("uri");
+        Optional<List<ResourceContents>> extra = extraResources.isPresent() && uri != null && uri.isTextual()
+                ? extraResources.get().read(uri.textValue())
+                : Optional.empty();
+        if (extra.isPresent()) {
+            ObjectNode result = Json.object();
+            ArrayNode contents = result.putArray("contents");
+            extra.get().forEach(c -> WireContent.contents(contents.addObject(), c));
+            return JsonRpc.result(id, result);
+        }
         if (resources.isEmpty()) {
             return JsonRpc.error(id, FileResourceTemplate.RESOURCE_NOT_FOUND, "Resource not found");
         }

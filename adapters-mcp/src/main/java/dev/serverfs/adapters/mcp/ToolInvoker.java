@@ -95,23 +95,16 @@ final class ToolInvoker {
             if (!errors.isEmpty()) {
                 throw new ServerFsException(ErrorCode.INVALID_ARGUMENTS, schemaMessage(name, errors));
             }
-            ToolResult result = tool.tool().call(new ToolArguments(arguments));
+            ToolResult result = tool.tool().call(new ToolArguments(arguments, ResponseStream.progress()));
             // One serialisation of the payload serves both channels (reference §2.1: the text is the same JSON).
             byte[] structured = structured(result.payload());
             ObjectNode callResult = Json.object();
             ArrayNode content = callResult.putArray("content");
-            result.blob()
-                    .ifPresent(blob -> content.addObject()
-                            .put("type", "resource")
-                            .putObject("resource")
-                            .put("uri", blob.uri())
-                            .put("mimeType", blob.mimeType())
-                            .set("blob", Base64Json.of(blob.content())));
-            // The payload as a JSON text block too, after a blob (issue 10 §14: clients that show the model only
-            // the content, such as Gemini CLI, lost size, sha256 and revision).
-            JsonNode text =
-                    result.text().<JsonNode>map(TextNode::valueOf).orElseGet(() -> EncodedJson.string(structured));
-            content.addObject().put("type", "text").set("text", text);
+            if (result.content().isPresent()) {
+                result.content().get().forEach(block -> WireContent.add(content, block));
+            } else {
+                defaultContent(content, result, structured);
+            }
             callResult.set("structuredContent", EncodedJson.rawValue(structured));
             callResult.put("isError", false);
             record(() -> AuditLog.ToolCall.succeeded(
@@ -136,6 +129,21 @@ final class ToolInvoker {
                     .log();
             return new Outcome.Failure(JsonRpc.INTERNAL_ERROR, "Internal error");
         }
+    }
+
+    /** A blob first when there is one, then the payload as a JSON text block (or the tool's own text). */
+    private static void defaultContent(ArrayNode content, ToolResult result, byte[] structured) {
+        result.blob()
+                .ifPresent(blob -> content.addObject()
+                        .put("type", "resource")
+                        .putObject("resource")
+                        .put("uri", blob.uri())
+                        .put("mimeType", blob.mimeType())
+                        .set("blob", Base64Json.of(blob.content())));
+        // The payload as a JSON text block too, after a blob (issue 10 §14: clients that show the model only
+        // the content, such as Gemini CLI, lost size, sha256 and revision).
+        JsonNode text = result.text().<JsonNode>map(TextNode::valueOf).orElseGet(() -> EncodedJson.string(structured));
+        content.addObject().put("type", "text").set("text", text);
     }
 
     private void audit(
