@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -222,6 +223,11 @@ final class McpDispatcher {
             result.put("cacheScope", "private");
         }
         return answer;
+    }
+
+    /** A tool's {@code x-mcp-header} names and the argument path each mirrors (checked before a stateless call). */
+    Map<String, List<String>> paramHeaders(String tool) {
+        return registry.paramHeaders(tool);
     }
 
     /** Notifications and client responses need no answer; {@code notifications/initialized} completes the handshake. */

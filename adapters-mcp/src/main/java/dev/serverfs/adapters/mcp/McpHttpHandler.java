@@ -295,7 +295,7 @@ final class McpHttpHandler implements HttpHandler {
             accepted(exchange);
             return;
         }
-        switch (StatelessGate.check(exchange.getRequestHeaders(), envelope)) {
+        switch (StatelessGate.check(exchange.getRequestHeaders(), envelope, dispatcher::paramHeaders)) {
             case StatelessGate.Checked.Refused r -> json(exchange, r.status(), r.body());
             case StatelessGate.Checked.Accepted a -> {
                 McpDispatcher.Answer answer = ScopedValue.where(RequestMeta.CURRENT, a.meta())
