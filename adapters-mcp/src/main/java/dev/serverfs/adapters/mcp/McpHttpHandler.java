@@ -317,8 +317,7 @@ final class McpHttpHandler implements HttpHandler {
      * unread 8 MiB downloads ran a 1 GiB heap out). Small answers, the hot path, never touch the budget.
      */
     private void respond(HttpServerExchange exchange, JsonNode id, ObjectNode body) {
-        if (ResponseStream.CURRENT.isBound() && ResponseStream.CURRENT.get().started()) {
-            ResponseStream.CURRENT.get().finish(body);
+        if (ResponseStream.CURRENT.isBound() && ResponseStream.CURRENT.get().finishIfStarted(body)) {
             return;
         }
         WireBytes wire = Json.writeWire(body);

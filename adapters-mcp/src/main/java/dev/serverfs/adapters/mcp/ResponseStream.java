@@ -85,15 +85,16 @@ final class ResponseStream {
         }
     }
 
-    /** Whether the answer is already an SSE stream, so the response must go on it too. */
-    synchronized boolean started() {
-        return out != null;
-    }
-
-    /** Sends the response as the stream's last event and ends the stream. */
-    synchronized void finish(ObjectNode response) {
+    /**
+     * Sends the response as the stream's last event and ends the stream, when the answer already is a stream;
+     * otherwise closes this stream to later reports (the caller sends the response as JSON) and returns false.
+     */
+    synchronized boolean finishIfStarted(ObjectNode response) {
         boolean open = !closed;
         closed = true;
+        if (out == null) {
+            return false;
+        }
         try (OutputStream stream = out) {
             if (open) {
                 event(response);
@@ -102,6 +103,7 @@ final class ResponseStream {
             // The client left before its answer: nothing else to tell it.
         }
         exchange.endExchange();
+        return true;
     }
 
     private void event(ObjectNode message) throws IOException {

@@ -17,7 +17,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +40,9 @@ class McpFeaturesIT {
     private final List<McpServer> servers = new ArrayList<>();
     private final Fixtures.RecordingAuditLog audit = new Fixtures.RecordingAuditLog();
     private final AtomicInteger calls = new AtomicInteger();
+    private final CountDownLatch answered = new CountDownLatch(1);
+    private final CountDownLatch lateReported = new CountDownLatch(1);
+    private final AtomicReference<Throwable> lateFailure = new AtomicReference<>();
 
     @AfterEach
     void stop() {
@@ -78,6 +84,20 @@ class McpFeaturesIT {
                                                 new ResourceContents.Blob("x://b", "application/x", BYTES)),
                                         new ContentBlock.Resource(
                                                 new ResourceContents.Text("x://t", "text/plain", "hi"))))),
+                new Probe("late_probe", "blob_probe", a -> {
+                    Progress progress = a.progress();
+                    Thread.ofVirtual().start(() -> {
+                        try {
+                            answered.await();
+                            progress.report(1, null, null);
+                        } catch (Throwable e) {
+                            lateFailure.set(e);
+                        } finally {
+                            lateReported.countDown();
+                        }
+                    });
+                    return ToolResult.of(Map.of());
+                }),
                 new Probe("header_probe", "header_probe", a -> {
                     calls.incrementAndGet();
                     return ToolResult.of(Map.of());
@@ -210,6 +230,23 @@ class McpFeaturesIT {
                 "application/json",
                 response.headers().firstValue("Content-Type").orElse(""));
         assertEquals(5, json(response).get("id").intValue());
+    }
+
+    @Test
+    void a_report_after_the_answer_is_dropped() throws InterruptedException {
+        McpTestClient client = start(McpFeatures.NONE);
+
+        HttpResponse<String> first = client.post(
+                call(21, "late_probe", "{}", meta(",\"progressToken\":1")), stateless("tools/call", "late_probe"));
+        answered.countDown();
+        assertTrue(lateReported.await(10, TimeUnit.SECONDS));
+        HttpResponse<String> second =
+                client.post(call(22, "content_probe", "{}", meta("")), stateless("tools/call", "content_probe"));
+
+        assertEquals(
+                "application/json", first.headers().firstValue("Content-Type").orElse(""));
+        assertEquals(null, lateFailure.get());
+        assertEquals(22, json(second).get("id").intValue());
     }
 
     @Test

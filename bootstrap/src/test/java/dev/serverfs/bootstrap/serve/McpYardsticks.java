@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -99,6 +100,8 @@ final class McpYardsticks {
     static Scenario alphaScenario(Path tools, String url, String results, String scenario, String version)
             throws IOException, InterruptedException {
         Path out = tools.resolve("results").resolve(results).resolve(scenario);
+        // The CLI adds a run directory per call: an earlier run's checks must not be read as this one's.
+        deleteRecursively(out);
         Run run = run(
                 tools,
                 Map.of(),
@@ -115,6 +118,17 @@ final class McpYardsticks {
                 "-o",
                 out.toString());
         return new Scenario(run, checks(out));
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
     }
 
     /** What {@link #alphaScenario} ran and the checks it recorded. */
