@@ -40,8 +40,8 @@ import org.xnio.XnioExecutor;
  * ended on the connection's I/O thread (see {@code json}); a large answer is held against the answer budget until
  * its client takes it (503 when it does not fit, see {@code respond}); a request with a {@code progressToken} whose
  * tool reports progress is answered as an SSE stream instead ({@link ResponseStream}). We offer no server-initiated
- * SSE stream, so GET is 405. Whatever escapes the dispatcher (a {@code StackOverflowError}, a failing audit log) is answered
- * {@code -32603 Internal error}, never an empty 500.
+ * SSE stream, so GET is 405. Whatever escapes the dispatcher (a {@code StackOverflowError}, a failing audit log) is
+ * answered {@code -32603 Internal error}, never an empty 500.
  */
 final class McpHttpHandler implements HttpHandler {
 
