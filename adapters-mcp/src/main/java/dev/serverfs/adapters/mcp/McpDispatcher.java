@@ -1,10 +1,12 @@
 package dev.serverfs.adapters.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -12,10 +14,11 @@ import java.util.function.Function;
 
 /**
  * JSON-RPC methods of one MCP server (spec 2025-11-25 lifecycle, tools, ping): {@code initialize} negotiates the
- * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resources are listed
- * (none), resource templates and {@code resources/read} go to the file template when one is given; anything
- * else is -32601. In the stateless era a request that declares the Tasks extension may get a task handle from a
- * {@link TaskTool}, and {@code tasks/*} go to {@link TaskMethods} (the session era has no Tasks extension).
+ * version and opens a session; {@code tools/list} and {@code tools/call} go to the registry; resources, templates
+ * and {@code resources/read} go to the extra {@link ResourceProvider} and the file template when given; prompts and
+ * {@code completion/complete} are served only when {@link McpFeatures} has them; anything else is -32601. In the
+ * stateless era a request that declares the Tasks extension may get a task handle from a {@link TaskTool}, and
+ * {@code tasks/*} go to {@link TaskMethods} (the session era has no Tasks extension).
  */
 final class McpDispatcher {
 
@@ -35,6 +38,9 @@ final class McpDispatcher {
     private final Optional<FileResourceTemplate> resources;
     private final TaskMethods tasks;
     private final InputRoundTrips rounds = new InputRoundTrips(Clock.systemUTC());
+    private final PromptRegistry prompts;
+    private final Optional<ResourceProvider> extraResources;
+    private final Optional<CompletionProvider> completions;
 
     McpDispatcher(
             ToolRegistry registry,
@@ -52,7 +58,21 @@ final class McpDispatcher {
             String serverVersion,
             Set<ToolSurface> surfaces,
             Optional<FileResourceTemplate> resources) {
+        this(registry, invoker, sessions, serverVersion, surfaces, resources, McpFeatures.NONE);
+    }
+
+    McpDispatcher(
+            ToolRegistry registry,
+            ToolInvoker invoker,
+            McpSessions sessions,
+            String serverVersion,
+            Set<ToolSurface> surfaces,
+            Optional<FileResourceTemplate> resources,
+            McpFeatures features) {
         this.resources = Objects.requireNonNull(resources, "resources");
+        this.prompts = new PromptRegistry(features.prompts());
+        this.extraResources = features.resources();
+        this.completions = features.completions();
         this.registry = Objects.requireNonNull(registry, "registry");
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
@@ -87,8 +107,14 @@ final class McpDispatcher {
         result.put("protocolVersion", version);
         ObjectNode capabilities = result.putObject("capabilities");
         capabilities.putObject("tools").put("listChanged", false);
-        if (resources.isPresent()) {
+        if (!prompts.isEmpty()) {
+            capabilities.putObject("prompts").put("listChanged", false);
+        }
+        if (hasResources()) {
             capabilities.putObject("resources").put("subscribe", false).put("listChanged", false);
+        }
+        if (completions.isPresent()) {
+            capabilities.putObject("completions");
         }
         serverInfo(result.putObject("serverInfo"));
         result.put("instructions", instructions);
@@ -119,8 +145,11 @@ final class McpDispatcher {
                 missingCapabilities(meta, params)
                         .map(missing -> missingCapabilityError(id, missing))
                         .orElseGet(() -> statelessCall(meta, id, params));
-            case "prompts/list" -> cacheable(emptyList(id, params, "prompts"), LIST_TTL_MS);
-            case "resources/list" -> cacheable(emptyList(id, params, "resources"), LIST_TTL_MS);
+            case "prompts/list" -> cacheable(listPrompts(id, params), LIST_TTL_MS);
+            case "prompts/get" -> prompts.isEmpty() ? null : prompts.get(id, params);
+            case "completion/complete" ->
+                completions.map(c -> Completions.complete(id, params, c)).orElse(null);
+            case "resources/list" -> cacheable(listResources(id, params), LIST_TTL_MS);
             case "resources/templates/list" -> cacheable(listTemplates(id, params), LIST_TTL_MS);
             case "resources/read" -> cacheable(statelessRead(id, params), 0);
             case "tasks/get", "tasks/update", "tasks/cancel" -> {
@@ -192,9 +221,13 @@ final class McpDispatcher {
         ProtocolVersions.ALL.forEach(result.putArray("supportedVersions")::add);
         ObjectNode capabilities = result.putObject("capabilities");
         capabilities.putObject("tools").put("listChanged", false);
+        // Always: 2026-07-28 clients score prompts/list's caching hints, so it answers (an empty list) and is declared.
         capabilities.putObject("prompts").put("listChanged", false);
-        if (resources.isPresent()) {
+        if (hasResources()) {
             capabilities.putObject("resources").put("listChanged", false);
+        }
+        if (completions.isPresent()) {
+            capabilities.putObject("completions");
         }
         if (tasks.offered()) {
             capabilities.putObject("extensions").putObject(TaskMethods.EXTENSION);
@@ -227,6 +260,11 @@ final class McpDispatcher {
         return answer;
     }
 
+    /** A tool's {@code x-mcp-header} names and the argument path each mirrors (checked before a stateless call). */
+    Map<String, List<String>> paramHeaders(String tool) {
+        return registry.paramHeaders(tool);
+    }
+
     /** Notifications and client responses need no answer; {@code notifications/initialized} completes the handshake. */
     void notification(McpSession session, String method) {
         if ("notifications/initialized".equals(method)) {
@@ -243,11 +281,44 @@ final class McpDispatcher {
             case "initialize" -> JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "session is already initialized");
             case "tools/list" -> listTools(id, params);
             case "tools/call" -> callTool(id, params);
-            case "resources/list" -> emptyList(id, params, "resources");
+            case "resources/list" -> listResources(id, params);
             case "resources/templates/list" -> listTemplates(id, params);
             case "resources/read" -> readResource(id, params);
-            default -> JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found");
+            case "prompts/list" -> prompts.isEmpty() ? methodNotFound(id) : listPrompts(id, params);
+            case "prompts/get" -> prompts.isEmpty() ? methodNotFound(id) : prompts.get(id, params);
+            case "completion/complete" ->
+                completions.map(c -> Completions.complete(id, params, c)).orElseGet(() -> methodNotFound(id));
+            default -> methodNotFound(id);
         };
+    }
+
+    private static ObjectNode methodNotFound(JsonNode id) {
+        return JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found");
+    }
+
+    private boolean hasResources() {
+        return resources.isPresent() || extraResources.isPresent();
+    }
+
+    private ObjectNode listPrompts(JsonNode id, JsonNode params) {
+        return prompts.isEmpty() || hasCursor(params) ? emptyList(id, params, "prompts") : prompts.list(id);
+    }
+
+    private ObjectNode listResources(JsonNode id, JsonNode params) {
+        if (extraResources.isEmpty() || hasCursor(params)) {
+            return emptyList(id, params, "resources");
+        }
+        ObjectNode result = Json.object();
+        ArrayNode list = result.putArray("resources");
+        extraResources
+                .get()
+                .resources()
+                .forEach(r -> list.addObject()
+                        .put("uri", r.uri())
+                        .put("name", r.name())
+                        .put("description", r.description())
+                        .put("mimeType", r.mimeType()));
+        return JsonRpc.result(id, result);
     }
 
     private ObjectNode listTools(JsonNode id, JsonNode params) {
@@ -306,15 +377,32 @@ final class McpDispatcher {
     }
 
     private ObjectNode listTemplates(JsonNode id, JsonNode params) {
-        if (resources.isEmpty() || hasCursor(params)) {
+        if (!hasResources() || hasCursor(params)) {
             return emptyList(id, params, "resourceTemplates");
         }
         ObjectNode result = Json.object();
-        result.set("resourceTemplates", resources.get().templates());
+        ArrayNode list = resources.map(FileResourceTemplate::templates).orElseGet(Json.WIRE::createArrayNode);
+        extraResources.ifPresent(extra -> extra.templates()
+                .forEach(t -> list.addObject()
+                        .put("uriTemplate", t.uriTemplate())
+                        .put("name", t.name())
+                        .put("description", t.description())
+                        .put("mimeType", t.mimeType())));
+        result.set("resourceTemplates", list);
         return JsonRpc.result(id, result);
     }
 
     private ObjectNode readResource(JsonNode id, JsonNode params) {
+        JsonNode uri = params == null ? null : params.get("uri");
+        Optional<List<ResourceContents>> extra = extraResources.isPresent() && uri != null && uri.isTextual()
+                ? extraResources.get().read(uri.textValue())
+                : Optional.empty();
+        if (extra.isPresent()) {
+            ObjectNode result = Json.object();
+            ArrayNode contents = result.putArray("contents");
+            extra.get().forEach(c -> WireContent.contents(contents.addObject(), c));
+            return JsonRpc.result(id, result);
+        }
         if (resources.isEmpty()) {
             return JsonRpc.error(id, FileResourceTemplate.RESOURCE_NOT_FOUND, "Resource not found");
         }

@@ -38,9 +38,10 @@ import org.xnio.XnioExecutor;
  * 404 unknown or ended) and {@code MCP-Protocol-Version} (400 unsupported) are validated, and the message is
  * dispatched. Responses are single JSON documents written with Undertow's non-blocking sender, the exchange then
  * ended on the connection's I/O thread (see {@code json}); a large answer is held against the answer budget until
- * its client takes it (503 when it does not fit, see {@code respond}). We offer no server-initiated SSE stream, so
- * GET is 405. Whatever escapes the dispatcher (a {@code StackOverflowError}, a failing audit log) is answered
- * {@code -32603 Internal error}, never an empty 500.
+ * its client takes it (503 when it does not fit, see {@code respond}); a request with a {@code progressToken} whose
+ * tool reports progress is answered as an SSE stream instead ({@link ResponseStream}). We offer no server-initiated
+ * SSE stream, so GET is 405. Whatever escapes the dispatcher (a {@code StackOverflowError}, a failing audit log) is
+ * answered {@code -32603 Internal error}, never an empty 500.
  */
 final class McpHttpHandler implements HttpHandler {
 
@@ -193,7 +194,16 @@ final class McpHttpHandler implements HttpHandler {
             Optional<Envelope> envelope = envelope(exchange, body);
             if (envelope.isPresent()) {
                 id = envelope.get().id();
-                answer(exchange, envelope.get());
+                JsonNode token = envelope.get().kind() == Envelope.Kind.REQUEST
+                        ? ResponseStream.token(envelope.get().params())
+                        : null;
+                if (token == null) {
+                    answer(exchange, envelope.get());
+                } else {
+                    // Progress is reported on the request's own SSE stream, opened by the first report.
+                    ScopedValue.where(ResponseStream.CURRENT, new ResponseStream(exchange, token))
+                            .run(() -> answer(exchange, envelope.get()));
+                }
             }
         } catch (RuntimeException | Error e) {
             // CONTRACT.md §2: an unexpected fault is -32603 with a generic message, the detail only in the log.
@@ -298,7 +308,7 @@ final class McpHttpHandler implements HttpHandler {
             return;
         }
         stats.request(TransportStats.Era.STATELESS);
-        switch (StatelessGate.check(exchange.getRequestHeaders(), envelope)) {
+        switch (StatelessGate.check(exchange.getRequestHeaders(), envelope, dispatcher::paramHeaders)) {
             case StatelessGate.Checked.Refused r -> json(exchange, r.status(), r.body());
             case StatelessGate.Checked.Accepted a -> {
                 McpDispatcher.Answer answer = ScopedValue.where(RequestMeta.CURRENT, a.meta())
@@ -320,6 +330,9 @@ final class McpHttpHandler implements HttpHandler {
      * unread 8 MiB downloads ran a 1 GiB heap out). Small answers, the hot path, never touch the budget.
      */
     private void respond(HttpServerExchange exchange, JsonNode id, ObjectNode body) {
+        if (ResponseStream.CURRENT.isBound() && ResponseStream.CURRENT.get().finishIfStarted(body)) {
+            return;
+        }
         WireBytes wire = Json.writeWire(body);
         long length = wire.length();
         if (length > UNBUDGETED_RESPONSE_BYTES) {

@@ -100,20 +100,30 @@ public final class McpServer implements AutoCloseable {
      * or a name is registered twice.
      */
     public static McpServer start(McpSettings settings, AuditLog audit, List<? extends McpTool> tools) {
-        return start(settings, audit, tools, Optional.empty());
+        return start(settings, audit, tools, Optional.empty(), McpFeatures.NONE);
+    }
+
+    /**
+     * As {@link #start(McpSettings, AuditLog, List)}, also offering {@code features} (prompts, extra resources,
+     * completion), each announced only when present.
+     */
+    public static McpServer start(
+            McpSettings settings, AuditLog audit, List<? extends McpTool> tools, McpFeatures features) {
+        return start(settings, audit, tools, Optional.empty(), features);
     }
 
     /** As {@link #start(McpSettings, AuditLog, List)}, also serving the {@code serverfs://{workdir}/{+path}} template. */
     public static McpServer start(
             McpSettings settings, AuditLog audit, List<? extends McpTool> tools, ReadResourceUseCase resources) {
-        return start(settings, audit, tools, Optional.of(new FileResourceTemplate(resources)));
+        return start(settings, audit, tools, Optional.of(new FileResourceTemplate(resources)), McpFeatures.NONE);
     }
 
     private static McpServer start(
             McpSettings settings,
             AuditLog audit,
             List<? extends McpTool> tools,
-            Optional<FileResourceTemplate> resources) {
+            Optional<FileResourceTemplate> resources,
+            McpFeatures features) {
         Objects.requireNonNull(settings, "settings");
         ToolRegistry registry = new ToolRegistry(tools, settings.surfaces());
         McpSessions sessions = new McpSessions(settings.clock(), settings.sessionIdleTimeout(), settings.maxSessions());
@@ -123,7 +133,8 @@ public final class McpServer implements AutoCloseable {
                 sessions,
                 settings.serverVersion(),
                 settings.surfaces(),
-                resources);
+                resources,
+                features);
         ExecutorService workers = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("mcp-call-", 0).factory());
         GateHolder gate = new GateHolder(settings);

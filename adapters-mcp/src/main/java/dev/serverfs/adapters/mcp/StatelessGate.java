@@ -5,6 +5,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
 import io.undertow.util.HttpString;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Chooses a POST's era and checks a stateless (2026-07-28) request before anything runs: a request is stateless when
@@ -12,7 +23,10 @@ import io.undertow.util.HttpString;
  * {@code initialize} only by its {@code _meta}, so every session client's handshake stays as it was). Checks, in the
  * order 2026-07-28 basic/transports gives them: the version header is present (-32020), {@code _meta} has the
  * version and client capabilities (-32602), header and body versions agree (-32020), the version is served
- * (-32022 with the supported list), and {@code Mcp-Method}/{@code Mcp-Name} match the body (-32020); all 400.
+ * (-32022 with the supported list), {@code Mcp-Method}/{@code Mcp-Name} match the body, and every {@code
+ * Mcp-Param-{Name}} header a called tool's schema declares ({@code x-mcp-header}) matches its argument (-32020); all
+ * 400. {@code Mcp-Name} and {@code Mcp-Param-*} values may be Base64 sentinels ({@code =?base64?...?=}), decoded
+ * strictly before the comparison.
  */
 final class StatelessGate {
 
@@ -20,6 +34,12 @@ final class StatelessGate {
     static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
     static final HttpString METHOD_HEADER = new HttpString("Mcp-Method");
     static final HttpString NAME_HEADER = new HttpString("Mcp-Name");
+    static final String PARAM_HEADER_PREFIX = "Mcp-Param-";
+
+    private static final String SENTINEL_PREFIX = "=?base64?";
+    private static final String SENTINEL_SUFFIX = "?=";
+    private static final Pattern BASE64 =
+            Pattern.compile("(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?");
 
     private StatelessGate() {}
 
@@ -46,6 +66,15 @@ final class StatelessGate {
     }
 
     static Checked check(HeaderMap headers, Envelope envelope) {
+        return check(headers, envelope, tool -> Map.of());
+    }
+
+    /**
+     * As {@link #check(HeaderMap, Envelope)}; {@code paramHeaders} gives a tool's {@code x-mcp-header} names and the
+     * property path of the argument each mirrors (2026-07-28 transports, custom headers from tool parameters).
+     */
+    static Checked check(
+            HeaderMap headers, Envelope envelope, Function<String, Map<String, List<String>>> paramHeaders) {
         JsonNode id = envelope.id();
         HeaderValues versionHeader = headers.get(McpHttpHandler.VERSION_HEADER);
         if (versionHeader == null || versionHeader.size() != 1) {
@@ -83,6 +112,20 @@ final class StatelessGate {
         if (!matches(headers.get(NAME_HEADER), nameOf(envelope.method(), envelope.params()))) {
             return refused(id, HEADER_MISMATCH, "Bad Request: Mcp-Name header does not match the body");
         }
+        if ("tools/call".equals(envelope.method())) {
+            String tool = nameOf(envelope.method(), envelope.params());
+            Map<String, List<String>> declared = tool == null ? Map.of() : paramHeaders.apply(tool);
+            JsonNode arguments = envelope.params().path("arguments");
+            for (Map.Entry<String, List<String>> param : declared.entrySet()) {
+                if (!paramMatches(headers.get(PARAM_HEADER_PREFIX + param.getKey()), at(arguments, param.getValue()))) {
+                    return refused(
+                            id,
+                            HEADER_MISMATCH,
+                            "Bad Request: " + PARAM_HEADER_PREFIX + param.getKey()
+                                    + " header does not match the arguments");
+                }
+            }
+        }
         return new Checked.Accepted(new RequestMeta(requested, caps, meta.get(RequestMeta.CLIENT_INFO)));
     }
 
@@ -102,14 +145,86 @@ final class StatelessGate {
         return value != null && value.isTextual() ? value.textValue() : null;
     }
 
-    /** Values are compared case-sensitively after trimming optional whitespace (RFC 9110 §5.5); absent both ways is a match. */
+    /**
+     * Values are compared case-sensitively after trimming optional whitespace (RFC 9110 §5.5) and decoding a Base64
+     * sentinel; absent both ways is a match.
+     */
     private static boolean matches(HeaderValues header, String body) {
         if (header == null || header.isEmpty()) {
             return body == null;
         }
         return header.size() == 1
                 && body != null
-                && body.equals(header.getFirst().strip());
+                && decoded(header.getFirst()).filter(body::equals).isPresent();
+    }
+
+    /**
+     * A tool argument against its {@code Mcp-Param-*} header: a value present (not null) needs the header, equal to
+     * the value's string form (a string as it is, an integer in decimal and compared as a number, a boolean as
+     * {@code true}/{@code false}); an absent value expects no header.
+     */
+    private static boolean paramMatches(HeaderValues header, JsonNode value) {
+        if (value == null || value.isNull()) {
+            return header == null || header.isEmpty();
+        }
+        if (header == null || header.size() != 1) {
+            return false;
+        }
+        Optional<String> text = decoded(header.getFirst());
+        if (text.isEmpty()) {
+            return false;
+        }
+        if (value.isTextual()) {
+            return value.textValue().equals(text.get());
+        }
+        if (value.isBoolean()) {
+            return Boolean.toString(value.booleanValue()).equals(text.get());
+        }
+        if (value.isIntegralNumber()) {
+            try {
+                return new BigDecimal(text.get()).compareTo(value.decimalValue()) == 0;
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** The instance value at a chain of {@code properties} keys, or null. */
+    private static JsonNode at(JsonNode arguments, List<String> path) {
+        JsonNode node = arguments;
+        for (String key : path) {
+            node = node == null ? null : node.get(key);
+        }
+        return node;
+    }
+
+    /**
+     * A header value after trimming optional whitespace; a {@code =?base64?...?=} sentinel is decoded as the UTF-8 of
+     * strict, padded standard Base64 (2026-07-28 transports, value encoding), empty when it is not. Any other value
+     * is literal.
+     */
+    static Optional<String> decoded(String raw) {
+        String value = raw.strip();
+        if (!value.startsWith(SENTINEL_PREFIX)
+                || !value.endsWith(SENTINEL_SUFFIX)
+                || value.length() < SENTINEL_PREFIX.length() + SENTINEL_SUFFIX.length()) {
+            return Optional.of(value);
+        }
+        String encoded = value.substring(SENTINEL_PREFIX.length(), value.length() - SENTINEL_SUFFIX.length());
+        if (!BASE64.matcher(encoded).matches()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(Base64.getDecoder().decode(encoded)))
+                    .toString());
+        } catch (CharacterCodingException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     private static Checked refused(JsonNode id, int code, String message) {

@@ -42,9 +42,20 @@ public final class ToolArguments {
             .addDeserializer(Integer.class, new Saturating<>(Integer.class, ToolArguments::toInt));
 
     private final ObjectNode node;
+    private final Progress progress;
 
     ToolArguments(ObjectNode node) {
+        this(node, Progress.NONE);
+    }
+
+    ToolArguments(ObjectNode node, Progress progress) {
         this.node = Objects.requireNonNull(node, "node");
+        this.progress = Objects.requireNonNull(progress, "progress");
+    }
+
+    /** Where this call reports its progress ({@link Progress#NONE} when the client asked for none). */
+    public Progress progress() {
+        return progress;
     }
 
     /** Whether the argument is present and not {@code null}. */

@@ -108,7 +108,7 @@ final class ToolInvoker {
                 return startTask(tool, taskTool, started, arguments, workdir, path);
             }
             ToolResult result;
-            switch (tool.tool().reply(new ToolArguments(arguments), round)) {
+            switch (tool.tool().reply(new ToolArguments(arguments, ResponseStream.progress()), round)) {
                 case ToolReply.Complete complete -> result = complete.result();
                 case InputRequired needed -> {
                     // A round that asks for input is a successful call of the tool; the retry is another call.
@@ -175,6 +175,18 @@ final class ToolInvoker {
         byte[] structured = structured(result.payload());
         ObjectNode callResult = Json.object();
         ArrayNode content = callResult.putArray("content");
+        if (result.content().isPresent()) {
+            result.content().get().forEach(block -> WireContent.add(content, block));
+        } else {
+            defaultContent(content, result, structured);
+        }
+        callResult.set("structuredContent", EncodedJson.rawValue(structured));
+        callResult.put("isError", false);
+        return callResult;
+    }
+
+    /** A blob first when there is one, then the payload as a JSON text block (or the tool's own text). */
+    private static void defaultContent(ArrayNode content, ToolResult result, byte[] structured) {
         result.blob()
                 .ifPresent(blob -> content.addObject()
                         .put("type", "resource")
@@ -186,9 +198,6 @@ final class ToolInvoker {
         // the content, such as Gemini CLI, lost size, sha256 and revision).
         JsonNode text = result.text().<JsonNode>map(TextNode::valueOf).orElseGet(() -> EncodedJson.string(structured));
         content.addObject().put("type", "text").set("text", text);
-        callResult.set("structuredContent", EncodedJson.rawValue(structured));
-        callResult.put("isError", false);
-        return callResult;
     }
 
     /** A tool error ({@code isError: true}, text {@code CODE: message}) as it goes on the wire. */

@@ -9,13 +9,16 @@ import com.networknt.schema.SpecificationVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The tools this process offers: those whose {@link ToolSurface} is enabled, each with its input schema (and
@@ -29,7 +32,13 @@ final class ToolRegistry {
     /** MCP 2025-11-25: an inputSchema without {@code $schema} is JSON Schema 2020-12. */
     private static final SchemaRegistry SCHEMAS = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
 
+    /** RFC 9110 §5.1 {@code 1*tchar}: what an {@code x-mcp-header} name may be. */
+    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+    private static final Set<String> HEADER_TYPES = Set.of("string", "integer", "boolean");
+
     private final Map<String, RegisteredTool> tools = new LinkedHashMap<>();
+    private final Map<String, Map<String, List<String>>> paramHeaders = new LinkedHashMap<>();
 
     ToolRegistry(Collection<? extends McpTool> candidates, Set<ToolSurface> enabled) {
         for (McpTool tool : candidates) {
@@ -57,6 +66,11 @@ final class ToolRegistry {
             Schema compiled = SCHEMAS.getSchema(input);
             // Compile every keyword now, so a bad schema fails at start-up and the first call is not slow.
             compiled.initializeValidators();
+            Map<String, List<String>> headers = new LinkedHashMap<>();
+            collectParamHeaders(spec.name(), input, List.of(), headers);
+            if (!headers.isEmpty()) {
+                paramHeaders.put(spec.name(), Map.copyOf(headers));
+            }
             Set<String> known = new LinkedHashSet<>();
             input.path("properties").fieldNames().forEachRemaining(known::add);
             tools.put(
@@ -67,6 +81,14 @@ final class ToolRegistry {
 
     Optional<RegisteredTool> find(String name) {
         return Optional.ofNullable(tools.get(name));
+    }
+
+    /**
+     * The {@code x-mcp-header} names of a tool's input schema and the property path each mirrors (2026-07-28
+     * transports, custom headers from tool parameters); empty for every ServerFS tool.
+     */
+    Map<String, List<String>> paramHeaders(String tool) {
+        return paramHeaders.getOrDefault(tool, Map.of());
     }
 
     Set<String> names() {
@@ -130,6 +152,35 @@ final class ToolRegistry {
                 throw new IllegalStateException("input schema of " + spec.name() + " has no property " + property);
             }
         }
+    }
+
+    /**
+     * Collects {@code x-mcp-header} annotations reachable from the root through {@code properties} keys only; fails
+     * on a name that is not a header token, a name used twice (case-insensitively) or a non-primitive parameter.
+     */
+    private static void collectParamHeaders(
+            String tool, JsonNode schema, List<String> path, Map<String, List<String>> headers) {
+        schema.path("properties").properties().forEach(e -> {
+            List<String> at = new ArrayList<>(path);
+            at.add(e.getKey());
+            JsonNode header = e.getValue().get("x-mcp-header");
+            if (header != null) {
+                String name = header.asText();
+                if (!header.isTextual() || !TOKEN.matcher(name).matches()) {
+                    throw new IllegalStateException("x-mcp-header of " + tool + " is not a header name: " + header);
+                }
+                if (!HEADER_TYPES.contains(e.getValue().path("type").asText())) {
+                    throw new IllegalStateException("x-mcp-header of " + tool + " is on a non-primitive parameter");
+                }
+                boolean taken = headers.keySet().stream()
+                        .anyMatch(n -> n.toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT)));
+                if (taken) {
+                    throw new IllegalStateException("x-mcp-header " + name + " of " + tool + " is used twice");
+                }
+                headers.put(name, List.copyOf(at));
+            }
+            collectParamHeaders(tool, e.getValue(), at, headers);
+        });
     }
 
     private static Optional<ObjectNode> loadSchema(String file) {

