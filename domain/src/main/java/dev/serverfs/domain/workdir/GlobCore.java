@@ -13,23 +13,22 @@ import java.util.List;
  */
 public final class GlobCore {
 
-    /** How a dialect writes a class: whether {@code ^} negates like {@code !}, and whether a reversed range is refused. */
+    /** How a dialect writes a class: which characters negate it, and how its ranges are read. */
     public enum ClassSyntax {
-        /** Python {@code fnmatch}: only {@code !} negates; a reversed range never matches. */
-        FNMATCH(false, false),
-        /** gitignore as ripgrep reads it: {@code !} or {@code ^} negates; a reversed range is refused. */
-        GITIGNORE(true, true);
-
-        private final boolean caretNegates;
-        private final boolean refusesReversedRange;
-
-        ClassSyntax(boolean caretNegates, boolean refusesReversedRange) {
-            this.caretNegates = caretNegates;
-            this.refusesReversedRange = refusesReversedRange;
-        }
+        /**
+         * Python {@code fnmatch}: only {@code !} negates; {@code x-y} is a range wherever a {@code -} stands between
+         * two members, so {@code a-c-e} is {@code a-c}, {@code -} and {@code e}; a reversed range never matches.
+         */
+        FNMATCH,
+        /**
+         * gitignore as ripgrep reads it: {@code !} or {@code ^} negates; members are read left to right, a {@code -}
+         * after a member makes a range with the next one, and a further {@code -x} moves that range's end to
+         * {@code x} ({@code a-c-e} is {@code a-e}); a range whose end comes before its start is refused.
+         */
+        GITIGNORE;
 
         private boolean negates(int c) {
-            return c == '!' || (caretNegates && c == '^');
+            return c == '!' || (this == GITIGNORE && c == '^');
         }
     }
 
@@ -160,20 +159,9 @@ public final class GlobCore {
                 return -1;
             }
             boolean negated = from < close && syntax.negates(p[from]);
-            int k = negated ? from + 1 : from;
-            List<int[]> ranges = new ArrayList<>();
-            while (k < close) {
-                if (k + 2 < close && p[k + 1] == '-') {
-                    if (syntax.refusesReversedRange && p[k] > p[k + 2]) {
-                        throw new IllegalArgumentException("invalid range");
-                    }
-                    ranges.add(new int[] {p[k], p[k + 2]});
-                    k += 3;
-                } else {
-                    ranges.add(new int[] {p[k], p[k]});
-                    k++;
-                }
-            }
+            int start = negated ? from + 1 : from;
+            List<int[]> ranges =
+                    syntax == ClassSyntax.FNMATCH ? fnmatchRanges(p, start, close) : gitRanges(p, start, close);
             int[] lows = new int[ranges.size()];
             int[] highs = new int[ranges.size()];
             for (int r = 0; r < ranges.size(); r++) {
@@ -182,6 +170,44 @@ public final class GlobCore {
             }
             current.add(new CharClass(negated, lows, highs));
             return close + 1;
+        }
+
+        private static List<int[]> fnmatchRanges(int[] p, int start, int close) {
+            List<int[]> ranges = new ArrayList<>();
+            int k = start;
+            while (k < close) {
+                if (k + 2 < close && p[k + 1] == '-') {
+                    ranges.add(new int[] {p[k], p[k + 2]});
+                    k += 3;
+                } else {
+                    ranges.add(new int[] {p[k], p[k]});
+                    k++;
+                }
+            }
+            return ranges;
+        }
+
+        private static List<int[]> gitRanges(int[] p, int start, int close) {
+            List<int[]> ranges = new ArrayList<>();
+            boolean dash = false;
+            for (int k = start; k < close; k++) {
+                if (dash) {
+                    int[] last = ranges.getLast();
+                    last[1] = p[k];
+                    if (last[1] < last[0]) {
+                        throw new IllegalArgumentException("invalid range");
+                    }
+                    dash = false;
+                } else if (p[k] == '-' && k > start) {
+                    dash = true;
+                } else {
+                    ranges.add(new int[] {p[k], p[k]});
+                }
+            }
+            if (dash) {
+                ranges.add(new int[] {'-', '-'});
+            }
+            return ranges;
         }
 
         /** Ends the current segment: it matches exactly one path segment. */
