@@ -126,7 +126,10 @@ final class IgnoreFile {
         return Verdict.NONE;
     }
 
-    /** The rule of one line, null for a comment or a blank; a malformed glob throws (its reason as the message). */
+    /**
+     * The rule of one line, null for a comment or a blank; a malformed glob throws (its reason as the message). A
+     * glob left empty by its prefixes is a rule as in ripgrep: {@code !} alone matches every path, {@code /} none.
+     */
     private static Rule parseLine(String raw) {
         String line = raw;
         if (line.startsWith("#")) {
@@ -158,11 +161,10 @@ final class IgnoreFile {
             directoryOnly = true;
             line = line.substring(0, line.length() - 1);
         }
-        if (line.isEmpty()) {
-            return null;
-        }
         String glob = line;
-        if (!absolute && glob.indexOf('/') < 0 && !glob.startsWith("**/")) {
+        if (glob.isEmpty()) {
+            glob = absolute ? "" : "**";
+        } else if (!absolute && glob.indexOf('/') < 0 && !glob.startsWith("**/")) {
             glob = "**/" + glob;
         }
         if (glob.endsWith("/**")) {

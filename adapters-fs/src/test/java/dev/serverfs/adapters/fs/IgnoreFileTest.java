@@ -112,6 +112,22 @@ class IgnoreFileTest {
         });
     }
 
+    /** Found by GlobRipgrepDifferentialIT: before, each of these was no rule at all. */
+    @Test
+    void a_glob_left_empty_by_its_prefixes_is_a_rule_as_in_ripgrep() {
+        // Unanchored, it matches every path: `--glob !` hides everything, a `!` line whitelists everything.
+        assertEquals(
+                IgnoreFile.Verdict.IGNORE, IgnoreFile.overrides(List.of("!")).match("a/b", false));
+        assertEquals(
+                IgnoreFile.Verdict.IGNORE, IgnoreFile.overrides(List.of("! ")).match("a", true));
+        assertEquals(IgnoreFile.Verdict.WHITELIST, IgnoreFile.parse("*\n!\n").match("a/b", false));
+        // Anchored, it matches nothing, but `--glob /` still whitelists, so every other file is left out.
+        IgnoreFile slash = IgnoreFile.overrides(List.of("/"));
+        assertEquals(1, slash.whitelistCount());
+        assertEquals(IgnoreFile.Verdict.NONE, slash.match("a", false));
+        assertEquals(IgnoreFile.Verdict.NONE, IgnoreFile.parse("/\n").match("a", false));
+    }
+
     @ParameterizedTest(name = "--glob {0} -> {1}")
     @CsvSource(
             delimiter = '|',

@@ -6,6 +6,7 @@ import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Everything the MCP endpoint needs from configuration (CONTRACT.md §4, reference §1.4): bind address, the Host
@@ -139,132 +140,99 @@ public record McpSettings(
     }
 
     public McpSettings withAuthToken(String token) {
-        return new McpSettings(
-                host,
-                port,
-                allowedHosts,
-                allowedOrigins,
-                Optional.of(token),
-                maxRequestBodyBytes,
-                serverVersion,
-                surfaces,
-                sessionIdleTimeout,
-                clock,
-                maxSessions,
-                maxBodyBytesInFlight,
-                maxResponseBytesInFlight,
-                transport);
+        return copy(c -> c.authToken = Optional.of(token));
     }
 
     public McpSettings withAllowLists(Set<String> hosts, Set<String> origins) {
-        return new McpSettings(
-                host,
-                port,
-                hosts,
-                origins,
-                authToken,
-                maxRequestBodyBytes,
-                serverVersion,
-                surfaces,
-                sessionIdleTimeout,
-                clock,
-                maxSessions,
-                maxBodyBytesInFlight,
-                maxResponseBytesInFlight,
-                transport);
+        return copy(c -> {
+            c.allowedHosts = hosts;
+            c.allowedOrigins = origins;
+        });
     }
 
     public McpSettings withSessions(Duration idleTimeout, Clock sessionClock) {
-        return new McpSettings(
-                host,
-                port,
-                allowedHosts,
-                allowedOrigins,
-                authToken,
-                maxRequestBodyBytes,
-                serverVersion,
-                surfaces,
-                idleTimeout,
-                sessionClock,
-                maxSessions,
-                maxBodyBytesInFlight,
-                maxResponseBytesInFlight,
-                transport);
+        return copy(c -> {
+            c.sessionIdleTimeout = idleTimeout;
+            c.clock = sessionClock;
+        });
     }
 
     public McpSettings withSurfaces(Set<ToolSurface> enabled) {
-        return new McpSettings(
-                host,
-                port,
-                allowedHosts,
-                allowedOrigins,
-                authToken,
-                maxRequestBodyBytes,
-                serverVersion,
-                enabled,
-                sessionIdleTimeout,
-                clock,
-                maxSessions,
-                maxBodyBytesInFlight,
-                maxResponseBytesInFlight,
-                transport);
+        return copy(c -> c.surfaces = enabled);
     }
 
     /** The same settings with at most {@code sessions} open sessions and {@code bodyBytes} of bodies in flight. */
     public McpSettings withCapacity(int sessions, long bodyBytes) {
-        return new McpSettings(
-                host,
-                port,
-                allowedHosts,
-                allowedOrigins,
-                authToken,
-                maxRequestBodyBytes,
-                serverVersion,
-                surfaces,
-                sessionIdleTimeout,
-                clock,
-                sessions,
-                bodyBytes,
-                maxResponseBytesInFlight,
-                transport);
+        return copy(c -> {
+            c.maxSessions = sessions;
+            c.maxBodyBytesInFlight = bodyBytes;
+        });
     }
 
     /** The same settings with these connection and request-body bounds. */
     public McpSettings withTransport(TransportLimits limits) {
-        return new McpSettings(
-                host,
-                port,
-                allowedHosts,
-                allowedOrigins,
-                authToken,
-                maxRequestBodyBytes,
-                serverVersion,
-                surfaces,
-                sessionIdleTimeout,
-                clock,
-                maxSessions,
-                maxBodyBytesInFlight,
-                maxResponseBytesInFlight,
-                limits);
+        return copy(c -> c.transport = limits);
     }
 
     /** The same settings with at most {@code bytes} of large answers held for clients that have not taken them. */
     public McpSettings withResponseBudget(long bytes) {
+        return copy(c -> c.maxResponseBytesInFlight = bytes);
+    }
+
+    /** The one copy step behind every wither: these settings with the fields {@code change} sets, validated again. */
+    private McpSettings copy(Consumer<Copy> change) {
+        Copy c = new Copy(this);
+        change.accept(c);
         return new McpSettings(
-                host,
-                port,
-                allowedHosts,
-                allowedOrigins,
-                authToken,
-                maxRequestBodyBytes,
-                serverVersion,
-                surfaces,
-                sessionIdleTimeout,
-                clock,
-                maxSessions,
-                maxBodyBytesInFlight,
-                bytes,
-                transport);
+                c.host,
+                c.port,
+                c.allowedHosts,
+                c.allowedOrigins,
+                c.authToken,
+                c.maxRequestBodyBytes,
+                c.serverVersion,
+                c.surfaces,
+                c.sessionIdleTimeout,
+                c.clock,
+                c.maxSessions,
+                c.maxBodyBytesInFlight,
+                c.maxResponseBytesInFlight,
+                c.transport);
+    }
+
+    /** The fields of one settings record, changed in place by a wither before the copy is built. */
+    private static final class Copy {
+        String host;
+        int port;
+        Set<String> allowedHosts;
+        Set<String> allowedOrigins;
+        Optional<String> authToken;
+        long maxRequestBodyBytes;
+        String serverVersion;
+        Set<ToolSurface> surfaces;
+        Duration sessionIdleTimeout;
+        Clock clock;
+        int maxSessions;
+        long maxBodyBytesInFlight;
+        long maxResponseBytesInFlight;
+        TransportLimits transport;
+
+        Copy(McpSettings from) {
+            host = from.host;
+            port = from.port;
+            allowedHosts = from.allowedHosts;
+            allowedOrigins = from.allowedOrigins;
+            authToken = from.authToken;
+            maxRequestBodyBytes = from.maxRequestBodyBytes;
+            serverVersion = from.serverVersion;
+            surfaces = from.surfaces;
+            sessionIdleTimeout = from.sessionIdleTimeout;
+            clock = from.clock;
+            maxSessions = from.maxSessions;
+            maxBodyBytesInFlight = from.maxBodyBytesInFlight;
+            maxResponseBytesInFlight = from.maxResponseBytesInFlight;
+            transport = from.transport;
+        }
     }
 
     @Override

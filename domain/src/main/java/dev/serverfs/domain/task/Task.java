@@ -154,7 +154,7 @@ public record Task(
     /** {@code queued -> starting}; records {@code started_at}. */
     public Task starting(Instant now) {
         status.requireMoveTo(TaskStatus.STARTING);
-        return with(TaskStatus.STARTING, Optional.of(now), now, Optional.empty(), result, failure, Optional.empty());
+        return copy(now).status(TaskStatus.STARTING).startedAt(Optional.of(now)).build();
     }
 
     /** {@code starting -> running}. */
@@ -162,7 +162,7 @@ public record Task(
         if (status != TaskStatus.STARTING) {
             throw invalid(TaskStatus.RUNNING);
         }
-        return with(TaskStatus.RUNNING, startedAt, now, Optional.empty(), result, failure, Optional.empty());
+        return copy(now).status(TaskStatus.RUNNING).build();
     }
 
     /** {@code running -> waiting_for_approval|waiting_for_question} for the given pending request. */
@@ -172,7 +172,7 @@ public record Task(
             case QUESTION -> TaskStatus.WAITING_FOR_QUESTION;
         };
         status.requireMoveTo(next);
-        return with(next, startedAt, now, Optional.empty(), result, failure, Optional.of(requestId));
+        return copy(now).status(next).pendingRequestId(Optional.of(requestId)).build();
     }
 
     /** {@code waiting_* -> running}: the pending request was resolved or abandoned. */
@@ -180,7 +180,10 @@ public record Task(
         if (!status.isWaiting()) {
             throw invalid(TaskStatus.RUNNING);
         }
-        return with(TaskStatus.RUNNING, startedAt, now, Optional.empty(), result, failure, Optional.empty());
+        return copy(now)
+                .status(TaskStatus.RUNNING)
+                .pendingRequestId(Optional.empty())
+                .build();
     }
 
     /** {@code running -> succeeded} with the stored result. */
@@ -208,61 +211,23 @@ public record Task(
     private Task terminal(
             TaskStatus target, Optional<TaskResult> taskResult, Optional<TaskFailure> failure, Instant now) {
         status.requireMoveTo(target);
-        return with(target, startedAt, now, Optional.of(now), taskResult, failure, Optional.empty());
+        return copy(now)
+                .status(target)
+                .completedAt(Optional.of(now))
+                .result(taskResult)
+                .failure(failure)
+                .pendingRequestId(Optional.empty())
+                .build();
     }
 
     /** Records provider-native ids without changing the status. */
     public Task withNativeIds(NativeIds ids, Instant now) {
-        return new Task(
-                id,
-                runtime,
-                workdirAlias,
-                workdirSlot,
-                relativeCwd,
-                profile,
-                status,
-                createdAt,
-                startedAt,
-                now,
-                completedAt,
-                deadlineAt,
-                continueFromTaskId,
-                correlationId,
-                idempotencyKey,
-                requestFingerprint,
-                Objects.requireNonNull(ids, "ids"),
-                result,
-                manifest,
-                failure,
-                pendingRequestId,
-                eventCount);
+        return copy(now).nativeIds(Objects.requireNonNull(ids, "ids")).build();
     }
 
     /** The same task with the store-owned event count (used by stores when reading or appending). */
     public Task withEventCount(int count) {
-        return new Task(
-                id,
-                runtime,
-                workdirAlias,
-                workdirSlot,
-                relativeCwd,
-                profile,
-                status,
-                createdAt,
-                startedAt,
-                updatedAt,
-                completedAt,
-                deadlineAt,
-                continueFromTaskId,
-                correlationId,
-                idempotencyKey,
-                requestFingerprint,
-                nativeIds,
-                result,
-                manifest,
-                failure,
-                pendingRequestId,
-                count);
+        return copy(updatedAt).eventCount(count).build();
     }
 
     private ServerFsException invalid(TaskStatus next) {
@@ -270,36 +235,101 @@ public record Task(
                 ErrorCode.INVALID_TASK_TRANSITION, "cannot move task from " + status.wire() + " to " + next.wire());
     }
 
-    private Task with(
-            TaskStatus next,
-            Optional<Instant> started,
-            Instant now,
-            Optional<Instant> completed,
-            Optional<TaskResult> nextResult,
-            Optional<TaskFailure> nextFailure,
-            Optional<RequestId> pending) {
-        return new Task(
-                id,
-                runtime,
-                workdirAlias,
-                workdirSlot,
-                relativeCwd,
-                profile,
-                next,
-                createdAt,
-                started,
-                now,
-                completed,
-                deadlineAt,
-                continueFromTaskId,
-                correlationId,
-                idempotencyKey,
-                requestFingerprint,
-                nativeIds,
-                nextResult,
-                manifest,
-                nextFailure,
-                pending,
-                eventCount);
+    /** The one copy step: this task updated at {@code now}, with the columns a caller names replaced. */
+    private Copy copy(Instant now) {
+        return new Copy(this, now);
+    }
+
+    /** The columns a transition or store update may change; every other column is carried over unchanged. */
+    private static final class Copy {
+        private final Task from;
+        private final Instant updatedAt;
+        private TaskStatus status;
+        private Optional<Instant> startedAt;
+        private Optional<Instant> completedAt;
+        private NativeIds nativeIds;
+        private Optional<TaskResult> result;
+        private Optional<TaskFailure> failure;
+        private Optional<RequestId> pendingRequestId;
+        private int eventCount;
+
+        private Copy(Task from, Instant updatedAt) {
+            this.from = from;
+            this.updatedAt = updatedAt;
+            this.status = from.status;
+            this.startedAt = from.startedAt;
+            this.completedAt = from.completedAt;
+            this.nativeIds = from.nativeIds;
+            this.result = from.result;
+            this.failure = from.failure;
+            this.pendingRequestId = from.pendingRequestId;
+            this.eventCount = from.eventCount;
+        }
+
+        Copy status(TaskStatus value) {
+            status = value;
+            return this;
+        }
+
+        Copy startedAt(Optional<Instant> value) {
+            startedAt = value;
+            return this;
+        }
+
+        Copy completedAt(Optional<Instant> value) {
+            completedAt = value;
+            return this;
+        }
+
+        Copy nativeIds(NativeIds value) {
+            nativeIds = value;
+            return this;
+        }
+
+        Copy result(Optional<TaskResult> value) {
+            result = value;
+            return this;
+        }
+
+        Copy failure(Optional<TaskFailure> value) {
+            failure = value;
+            return this;
+        }
+
+        Copy pendingRequestId(Optional<RequestId> value) {
+            pendingRequestId = value;
+            return this;
+        }
+
+        Copy eventCount(int value) {
+            eventCount = value;
+            return this;
+        }
+
+        Task build() {
+            return new Task(
+                    from.id,
+                    from.runtime,
+                    from.workdirAlias,
+                    from.workdirSlot,
+                    from.relativeCwd,
+                    from.profile,
+                    status,
+                    from.createdAt,
+                    startedAt,
+                    updatedAt,
+                    completedAt,
+                    from.deadlineAt,
+                    from.continueFromTaskId,
+                    from.correlationId,
+                    from.idempotencyKey,
+                    from.requestFingerprint,
+                    nativeIds,
+                    result,
+                    from.manifest,
+                    failure,
+                    pendingRequestId,
+                    eventCount);
+        }
     }
 }
