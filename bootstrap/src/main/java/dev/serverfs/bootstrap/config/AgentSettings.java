@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 /**
  * The catalogue's settings of Agent delegation: the MCP side, the Bridge and the providers (contract reference §9.1,
  * §9.3; v0.7.3 §4). Every {@code SERVERFS_AGENT_*}, {@code SERVERFS_CODEX_*} and {@code SERVERFS_CLAUDE_*} name that
- * ServerFS reads is written here once.
+ * ServerFS reads is written here once, but for the Bridge's metrics listener, beside serve's in ServerSettings.
  */
 public final class AgentSettings {
 
