@@ -1,6 +1,8 @@
 package dev.serverfs.bootstrap.bridge;
 
 import dev.serverfs.adapters.bridge.BridgeServer;
+import dev.serverfs.adapters.bridge.BridgeStats;
+import dev.serverfs.adapters.metrics.PrometheusMetrics;
 import dev.serverfs.bootstrap.agent.EmbeddedAgent;
 import dev.serverfs.bootstrap.config.ConfigLoader;
 import dev.serverfs.bootstrap.config.ConfigurationException;
@@ -81,7 +83,7 @@ public final class BridgeCommand implements Callable<Integer> {
         }
         Optional<ProcessMetrics> metrics;
         try {
-            metrics = metrics(config, hosted);
+            metrics = metrics(config, hosted, server.stats());
         } catch (ProcessMetrics.ListenFailed e) {
             hosted.close();
             server.close();
@@ -134,15 +136,16 @@ public final class BridgeCommand implements Callable<Integer> {
     /**
      * The Bridge's own {@code /metrics} listener when {@code SERVERFS_AGENT_BRIDGE_METRICS_PORT} is set: the Agent
      * gauges of the task store it hosts and the recovery guards of its lock directory, the same meters an embedded
-     * {@code serve} shows, so the alerts on them work in the split deployment too.
+     * {@code serve} shows, so the alerts on them work in the split deployment too; and its socket's own counts.
      */
-    private static Optional<ProcessMetrics> metrics(ServerFsConfig config, EmbeddedAgent hosted) {
+    private static Optional<ProcessMetrics> metrics(ServerFsConfig config, EmbeddedAgent hosted, BridgeStats stats) {
         Optional<ProcessMetrics> metrics =
                 ProcessMetrics.create(config.network().bridgeMetrics());
         for (ProcessMetrics m : metrics.stream().toList()) {
             try {
                 m.agentTasks(hosted.taskStore());
                 m.recoveryGuards(config.agent().lockDir());
+                socket(m.meters(), stats);
                 m.listen();
             } catch (RuntimeException e) {
                 m.close();
@@ -150,6 +153,22 @@ public final class BridgeCommand implements Callable<Integer> {
             }
         }
         return metrics;
+    }
+
+    /** The Bridge socket's own counts: requests dispatched, connections refused or cut by reason, connections open. */
+    private static void socket(PrometheusMetrics meters, BridgeStats stats) {
+        meters.counter(
+                "serverfs.bridge.requests", "Request lines the Bridge dispatched from its socket", stats::requests);
+        for (BridgeStats.Refusal why : BridgeStats.Refusal.values()) {
+            meters.counter(
+                    "serverfs.bridge.refused",
+                    "Bridge connections refused or cut, by reason",
+                    () -> stats.refusals(why),
+                    "reason",
+                    why.label());
+        }
+        meters.gauge(
+                "serverfs.bridge.connections", "Allowed connections open on the Bridge socket", stats::openConnections);
     }
 
     /** A start-up refusal: exit 2 with {@code CODE: reason} (the messages name no path). */

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code /metrics} listener ({@code SERVERFS_AGENT_BRIDGE_METRICS_PORT}) carries the Agent task gauges, while the
  * split {@code serve} reading the same variables carries the tool calls and the Bridge's reachability on {@code
  * SERVERFS_METRICS_PORT}. A real Prometheus scrapes both; a task waiting for an approval must show on the Bridge's
- * target. The listener's start-up refusals: a bad setting exits 2, a taken port exits 1 naming the address.
+ * target, and the Bridge counts the requests serve sent it. The listener's start-up refusals: a bad setting exits 2, a taken port exits 1 naming the address.
  */
 class BridgeMetricsIT {
 
@@ -98,6 +98,14 @@ class BridgeMetricsIT {
                         v -> v >= 0 && v < WAIT.toSeconds() * 2,
                         "the age of the wait");
                 prom.await("process_uptime_seconds{job=\"bridge\"}", v -> v > 0, "the process basics");
+                prom.await(
+                        "serverfs_bridge_requests_total{job=\"bridge\"}",
+                        v -> v >= 1,
+                        "the Bridge counted serve's calls (the submit at least)");
+                prom.await(
+                        "serverfs_bridge_refused_total{job=\"bridge\",reason=\"peer_not_authorized\"}",
+                        v -> v == 0,
+                        "no peer refused");
                 prom.await("serverfs_agent_bridge_up{job=\"serve\"}", v -> v == 1, "serve reaches the Bridge");
                 assertEquals(
                         OptionalDouble.empty(),
