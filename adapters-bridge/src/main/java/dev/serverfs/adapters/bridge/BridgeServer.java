@@ -104,6 +104,8 @@ public final class BridgeServer implements AutoCloseable {
     /** The open allowed connections, oldest first; guarded by itself, which is also waited on for a free place. */
     private final Set<Connection> open = new LinkedHashSet<>();
 
+    private final BridgeStats stats = new BridgeStats(this::openCount);
+
     private final Thread acceptor;
     private volatile boolean closed;
 
@@ -198,6 +200,7 @@ public final class BridgeServer implements AutoCloseable {
             }
             if (!authorized(channel)) {
                 LOG.atWarn().setMessage("bridge_peer_refused").log();
+                stats.refused(BridgeStats.Refusal.PEER_NOT_AUTHORIZED);
                 refuse(channel);
                 continue;
             }
@@ -257,6 +260,7 @@ public final class BridgeServer implements AutoCloseable {
                 long idleFor = now - waiting.get().waitingSince;
                 if (idleFor >= IDLE_GRACE.toNanos()) {
                     open.remove(waiting.get());
+                    stats.refused(BridgeStats.Refusal.IDLE_CLOSED);
                     Watchdog.closeQuietly(waiting.get().channel);
                 } else {
                     long left = IDLE_GRACE.toNanos() - idleFor;
@@ -277,6 +281,17 @@ public final class BridgeServer implements AutoCloseable {
         }
     }
 
+    /** What the listener saw since start (for the metrics of {@code serverfs bridge}). */
+    public BridgeStats stats() {
+        return stats;
+    }
+
+    private int openCount() {
+        synchronized (open) {
+            return open.size();
+        }
+    }
+
     private void leave(Connection connection) {
         synchronized (open) {
             open.remove(connection);
@@ -293,6 +308,7 @@ public final class BridgeServer implements AutoCloseable {
                 try {
                     line = nextLine(channel, lines);
                 } catch (LineReader.LineTooLong e) {
+                    stats.refused(BridgeStats.Refusal.REQUEST_TOO_LARGE);
                     write(
                             channel,
                             BridgeCodec.error(null, ErrorCode.REQUEST_TOO_LARGE, "the request exceeds 1048576 bytes"));
@@ -301,7 +317,9 @@ public final class BridgeServer implements AutoCloseable {
                 if (line.isEmpty() || !answering(connection, true)) {
                     return;
                 }
-                write(channel, dispatcher.respond(line.get()));
+                byte[] answer = dispatcher.respond(line.get());
+                stats.answered();
+                write(channel, answer);
                 answering(connection, false);
             }
         } catch (IOException e) {

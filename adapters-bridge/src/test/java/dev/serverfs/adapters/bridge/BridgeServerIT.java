@@ -30,11 +30,13 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -264,6 +266,30 @@ class BridgeServerIT {
         assertEquals(
                 ErrorCode.PEER_NOT_AUTHORIZED,
                 assertThrows(ServerFsException.class, client()::listRuntimes).code());
+    }
+
+    @Test
+    void the_stats_count_answered_requests_refused_peers_and_open_connections() throws Exception {
+        BridgeServer server = start();
+        assertEquals(0, server.stats().requests());
+        client().listRuntimes();
+        client().listRuntimes();
+        assertEquals(2, server.stats().requests());
+        assertEquals(0, server.stats().refusals(BridgeStats.Refusal.PEER_NOT_AUTHORIZED));
+        try (Raw idle = Raw.connect(socket)) {
+            Instant deadline = Instant.now().plus(TIMEOUT);
+            while (server.stats().openConnections() != 1 && Instant.now().isBefore(deadline)) {
+                // Bounded polling: the acceptor thread admits the connection on its own time.
+                LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+            }
+            assertEquals(1, server.stats().openConnections(), "the idle connection counted open");
+        }
+        server.close();
+        BridgeServer refusing = start(Optional.of(Posix.uid() + 4242), Optional.empty());
+        assertThrows(ServerFsException.class, client()::listRuntimes);
+        assertEquals(1, refusing.stats().refusals(BridgeStats.Refusal.PEER_NOT_AUTHORIZED));
+        assertEquals(0, refusing.stats().requests(), "nothing dispatched");
+        assertEquals(0, refusing.stats().openConnections());
     }
 
     @Test

@@ -32,6 +32,8 @@ public final class PrometheusMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
+    /** The counters' totals: Micrometer holds a function counter's object weakly, and a lambda has no other holder. */
+    private final List<LongSupplier> totals = new CopyOnWriteArrayList<>();
 
     public PrometheusMetrics() {
         new JvmMemoryMetrics().bindTo(registry);
@@ -61,6 +63,7 @@ public final class PrometheusMetrics implements AutoCloseable {
      * #gauge}.
      */
     public void counter(String name, String description, LongSupplier total, String... tags) {
+        totals.add(total);
         FunctionCounter.builder(name, total, LongSupplier::getAsLong)
                 .description(description)
                 .tags(tags)

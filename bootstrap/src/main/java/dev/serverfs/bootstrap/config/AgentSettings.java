@@ -17,7 +17,8 @@ import java.util.stream.Stream;
 /**
  * The catalogue's settings of Agent delegation: the MCP side, the Bridge and the provider children (contract reference
  * §9.1, §9.3; v0.7.3 §4). Every {@code SERVERFS_AGENT_*} name that ServerFS reads is written here once, except the
- * runtimes' own settings, which each runtime's descriptor declares ({@link AgentRuntimeCatalogue}).
+ * runtimes' own settings, which each runtime's descriptor declares ({@link AgentRuntimeCatalogue}), and the Bridge's
+ * metrics listener, beside serve's in ServerSettings.
  */
 public final class AgentSettings {
 

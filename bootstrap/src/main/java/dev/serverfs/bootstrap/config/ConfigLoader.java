@@ -136,17 +136,10 @@ public final class ConfigLoader {
         if (host.chars().anyMatch(c -> Character.isWhitespace(c) || c == '/' || c == '*')) {
             throw new ConfigurationException("SERVERFS_HOST must be an IP address or host name");
         }
-        String metricsHost = ServerSettings.METRICS_HOST.get(vars);
-        if (metricsHost.isEmpty()
-                || metricsHost.chars().anyMatch(c -> Character.isWhitespace(c) || c == '/' || c == '*')) {
-            throw new ConfigurationException("SERVERFS_METRICS_HOST must be an IP address or host name");
-        }
-        Optional<Integer> metricsPort = ServerSettings.METRICS_PORT.find(vars);
         Optional<String> token = ServerSettings.AUTH_TOKEN.find(vars);
-        if (metricsPort.isPresent() && token.isEmpty() && !ServerFsConfig.Network.isLoopback(metricsHost)) {
-            throw new ConfigurationException(
-                    "SERVERFS_METRICS_HOST is not a loopback address, so SERVERFS_AUTH_TOKEN must be set");
-        }
+        String metricsHost = metricsHost(ServerSettings.METRICS_HOST, ServerSettings.METRICS_PORT, token);
+        String bridgeMetricsHost =
+                metricsHost(ServerSettings.BRIDGE_METRICS_HOST, ServerSettings.BRIDGE_METRICS_PORT, token);
         return new ServerFsConfig.Network(
                 host,
                 ServerSettings.PORT.get(vars),
@@ -156,8 +149,27 @@ public final class ConfigLoader {
                 ServerSettings.MAX_CONNECTIONS.find(vars),
                 ServerSettings.REQUEST_BODY_TIMEOUT_SECONDS.get(vars),
                 ServerSettings.REQUEST_BODY_MIN_BYTES_PER_SECOND.get(vars),
-                metricsPort,
-                metricsHost);
+                ServerSettings.METRICS_PORT.find(vars),
+                metricsHost,
+                ServerSettings.BRIDGE_METRICS_PORT.find(vars),
+                bridgeMetricsHost);
+    }
+
+    /**
+     * A metrics listener's bind address: an address or host name, and — when its port turns the listener on — a
+     * loopback one unless the bearer token is set (a scrape from elsewhere must then carry it).
+     */
+    private String metricsHost(Setting<String> hostSetting, Setting<Integer> portSetting, Optional<String> token)
+            throws ConfigurationException {
+        String host = hostSetting.get(vars);
+        if (host.isEmpty() || host.chars().anyMatch(c -> Character.isWhitespace(c) || c == '/' || c == '*')) {
+            throw new ConfigurationException(hostSetting.name() + " must be an IP address or host name");
+        }
+        if (portSetting.find(vars).isPresent() && token.isEmpty() && !ServerFsConfig.Network.isLoopback(host)) {
+            throw new ConfigurationException(
+                    hostSetting.name() + " is not a loopback address, so SERVERFS_AUTH_TOKEN must be set");
+        }
+        return host;
     }
 
     private ServerLimits limits() throws ConfigurationException {

@@ -66,7 +66,8 @@ public record ServerFsConfig(
      * {@code SERVERFS_HOST}, {@code SERVERFS_PORT}, allow-lists and the optional bearer token (CONTRACT.md §4), and
      * the transport bounds: {@code SERVERFS_MAX_CONNECTIONS} (empty: derived from the descriptor limit) and the
      * request-body deadlines; {@code metricsPort} ({@code SERVERFS_METRICS_PORT}, empty: no metrics listener) and
-     * {@code metricsHost} where that listener binds.
+     * {@code metricsHost} where that listener binds; {@code bridgeMetricsPort} and {@code bridgeMetricsHost} the same
+     * for {@code serverfs bridge}'s own listener ({@code SERVERFS_AGENT_BRIDGE_METRICS_*}).
      */
     public record Network(
             String host,
@@ -78,7 +79,9 @@ public record ServerFsConfig(
             Duration bodyTimeout,
             int bodyMinBytesPerSecond,
             Optional<Integer> metricsPort,
-            String metricsHost) {
+            String metricsHost,
+            Optional<Integer> bridgeMetricsPort,
+            String bridgeMetricsHost) {
 
         /** Default transport bounds. */
         public Network(
@@ -97,6 +100,8 @@ public record ServerFsConfig(
                     Duration.ofSeconds(60),
                     1024,
                     Optional.empty(),
+                    "127.0.0.1",
+                    Optional.empty(),
                     "127.0.0.1");
         }
 
@@ -108,11 +113,24 @@ public record ServerFsConfig(
             Objects.requireNonNull(bodyTimeout, "bodyTimeout");
             Objects.requireNonNull(metricsPort, "metricsPort");
             Objects.requireNonNull(metricsHost, "metricsHost");
+            Objects.requireNonNull(bridgeMetricsPort, "bridgeMetricsPort");
+            Objects.requireNonNull(bridgeMetricsHost, "bridgeMetricsHost");
         }
 
         /** The token a scrape of {@code /metrics} must carry: the auth token unless the listener is loopback. */
         public Optional<String> metricsToken() {
             return isLoopback(metricsHost) ? Optional.empty() : authToken;
+        }
+
+        /** {@code serve}'s metrics listener, present when {@code SERVERFS_METRICS_PORT} is set. */
+        public Optional<MetricsEndpoint> metrics() {
+            return metricsPort.map(p -> new MetricsEndpoint(metricsHost, p, metricsToken()));
+        }
+
+        /** {@code serverfs bridge}'s metrics listener, present when {@code SERVERFS_AGENT_BRIDGE_METRICS_PORT} is set. */
+        public Optional<MetricsEndpoint> bridgeMetrics() {
+            return bridgeMetricsPort.map(p -> new MetricsEndpoint(
+                    bridgeMetricsHost, p, isLoopback(bridgeMetricsHost) ? Optional.empty() : authToken));
         }
 
         private static final Pattern LOOPBACK_V4 = Pattern.compile("127(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}");
@@ -133,6 +151,24 @@ public record ServerFsConfig(
         public String toString() {
             return "Network[host=" + host + ", port=" + port + ", token=" + (authToken.isPresent() ? "set" : "unset")
                     + "]";
+        }
+    }
+
+    /**
+     * Where one process's {@code GET /metrics} listener binds, and the bearer token a scrape must carry (the auth
+     * token when {@code host} is not loopback, else none).
+     */
+    public record MetricsEndpoint(String host, int port, Optional<String> token) {
+
+        public MetricsEndpoint {
+            Objects.requireNonNull(host, "host");
+            Objects.requireNonNull(token, "token");
+        }
+
+        @Override
+        public String toString() {
+            return "MetricsEndpoint[host=" + host + ", port=" + port + ", token="
+                    + (token.isPresent() ? "set" : "unset") + "]";
         }
     }
 

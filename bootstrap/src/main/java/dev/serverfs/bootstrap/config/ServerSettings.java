@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * The catalogue's settings of the MCP server and of file ingress, its sidecar's included (contract reference §9.1,
- * §9.4; CONTRACT.md §4): every {@code SERVERFS_*} name of them is written here once.
+ * §9.4; CONTRACT.md §4): every {@code SERVERFS_*} name of them is written here once. The Bridge's metrics listener
+ * ({@code SERVERFS_AGENT_BRIDGE_METRICS_*}) sits beside serve's, so one env file shows both ports together.
  */
 public final class ServerSettings {
 
@@ -70,6 +71,18 @@ public final class ServerSettings {
             Style.text("address or host name"),
             "127.0.0.1",
             "Bind address of the metrics listener; a non-loopback address needs SERVERFS_AUTH_TOKEN.");
+    public static final Setting<Integer> BRIDGE_METRICS_PORT = Setting.of(
+            "SERVERFS_AGENT_BRIDGE_METRICS_PORT",
+            SERVER,
+            Style.integer(1, 65535),
+            "",
+            "serverfs bridge: when set, its own GET /metrics (the Agent gauges) answers on this port; unset: off.");
+    public static final Setting<String> BRIDGE_METRICS_HOST = Setting.of(
+            "SERVERFS_AGENT_BRIDGE_METRICS_HOST",
+            SERVER,
+            Style.text("address or host name"),
+            "127.0.0.1",
+            "serverfs bridge: bind address of its metrics listener; non-loopback needs SERVERFS_AUTH_TOKEN.");
     public static final Setting<Integer> MAX_CONNECTIONS = Setting.of(
             "SERVERFS_MAX_CONNECTIONS",
             SERVER,
@@ -241,6 +254,8 @@ public final class ServerSettings {
             AUTH_TOKEN,
             METRICS_PORT,
             METRICS_HOST,
+            BRIDGE_METRICS_PORT,
+            BRIDGE_METRICS_HOST,
             MAX_CONNECTIONS,
             REQUEST_BODY_TIMEOUT_SECONDS,
             REQUEST_BODY_MIN_BYTES_PER_SECOND,

@@ -6,6 +6,7 @@ import dev.serverfs.bootstrap.config.EnvFileOption;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.bootstrap.logging.ServerFsLogging;
 import dev.serverfs.bootstrap.logging.StartupEvents;
+import dev.serverfs.bootstrap.metrics.ProcessMetrics;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import java.io.IOException;
@@ -69,7 +70,7 @@ public final class ServeCommand implements Callable<Integer> {
                     .setMessage("listen_failed")
                     .addKeyValue("reason", cause)
                     .log();
-            String address = e instanceof ServeMetrics.ListenFailed metrics
+            String address = e instanceof ProcessMetrics.ListenFailed metrics
                     ? metrics.address()
                     : config.network().host() + ":" + config.network().port();
             System.err.println("ServerFS: cannot listen on " + address + ": " + cause);

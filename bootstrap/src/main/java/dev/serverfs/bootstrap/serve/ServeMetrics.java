@@ -1,39 +1,37 @@
 package dev.serverfs.bootstrap.serve;
 
 import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
-import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
 import dev.serverfs.adapters.mcp.TransportStats;
-import dev.serverfs.adapters.metrics.AgentTaskGauges;
 import dev.serverfs.adapters.metrics.BridgeGauges;
 import dev.serverfs.adapters.metrics.MeteredAuditLog;
-import dev.serverfs.adapters.metrics.MetricsListener;
 import dev.serverfs.adapters.metrics.PrometheusMetrics;
 import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.bootstrap.metrics.ProcessMetrics;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Optional;
 import java.util.function.LongConsumer;
 
 /**
- * The metrics of {@code serve} when {@code SERVERFS_METRICS_PORT} is set (issue 27): one registry, the metering
- * audit log, the Agent gauges when the Agent service is embedded, and the {@code /metrics} listener, started last.
+ * The metrics of {@code serve} when {@code SERVERFS_METRICS_PORT} is set (issue 27): the process's registry and
+ * listener ({@link ProcessMetrics}), the metering audit log, the transport's and the searches' meters, and in the
+ * split deployment the Bridge's reachability and hop latency. The listener is started last.
  */
 final class ServeMetrics implements AutoCloseable {
 
-    private final ServerFsConfig.Network network;
-    private final PrometheusMetrics metrics = new PrometheusMetrics();
-    private MetricsListener listener;
+    private final ProcessMetrics process;
+    private final PrometheusMetrics metrics;
 
-    private ServeMetrics(ServerFsConfig.Network network) {
-        this.network = network;
+    private ServeMetrics(ProcessMetrics process) {
+        this.process = process;
+        this.metrics = process.meters();
     }
 
     /** Present exactly when the configuration turns metrics on. */
     static Optional<ServeMetrics> create(ServerFsConfig.Network network) {
-        return network.metricsPort().map(port -> new ServeMetrics(network));
+        return ProcessMetrics.create(network.metrics()).map(ServeMetrics::new);
     }
 
     AuditLog audit(AuditLog delegate) {
@@ -41,7 +39,7 @@ final class ServeMetrics implements AutoCloseable {
     }
 
     void agentTasks(TaskStore store) {
-        AgentTaskGauges.register(store, Clock.systemUTC(), metrics);
+        process.agentTasks(store);
     }
 
     /** Searches and walks holding or waiting for a slot of the filesystem adapter. */
@@ -63,13 +61,8 @@ final class ServeMetrics implements AutoCloseable {
                 "Round trip of one Agent call through the Bridge socket, request written to answer read");
     }
 
-    /** Recovery guards present in the lock directory, whichever process wrote them. */
     void recoveryGuards(Path lockDir) {
-        FlockWriterLeases leases = FlockWriterLeases.peer(lockDir);
-        metrics.gauge(
-                "serverfs.agent.recovery.guards",
-                "Recovery guards in the lock directory: workdirs whose writers wait for a task's recovery",
-                leases::guards);
+        process.recoveryGuards(lockDir);
     }
 
     /** The MCP transport's refusals by reason, requests by protocol era, and open sessions. */
@@ -94,41 +87,15 @@ final class ServeMetrics implements AutoCloseable {
     }
 
     void listen() {
-        int port = network.metricsPort().orElseThrow();
-        try {
-            listener = MetricsListener.start(network.metricsHost(), port, network.metricsToken(), metrics);
-        } catch (RuntimeException e) {
-            throw new ListenFailed(network.metricsHost() + ":" + port, e);
-        }
-    }
-
-    /** The metrics listener could not be opened; {@code address} is the operator's own setting. */
-    static final class ListenFailed extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        private final String address;
-
-        ListenFailed(String address, RuntimeException cause) {
-            super("cannot open the metrics listener", cause);
-            this.address = address;
-        }
-
-        String address() {
-            return address;
-        }
+        process.listen();
     }
 
     InetSocketAddress address() {
-        return listener.address();
+        return process.address();
     }
 
     @Override
     public void close() {
-        try {
-            if (listener != null) {
-                listener.close();
-            }
-        } finally {
-            metrics.close();
-        }
+        process.close();
     }
 }

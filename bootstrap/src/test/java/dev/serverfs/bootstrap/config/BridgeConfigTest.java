@@ -105,4 +105,55 @@ class BridgeConfigTest {
                 "SERVERFS_AGENT_LOCK_DIR: the lock directory must be a real directory, not a symlink or file",
                 assertThrows(ConfigurationException.class, this::bridge).reason());
     }
+
+    @Test
+    void the_bridges_metrics_listener_is_off_by_default_and_has_its_own_port_and_host() throws Exception {
+        ServerFsConfig.Network off =
+                ConfigLoader.loadBridge(env, Optional.empty()).network();
+        assertEquals(Optional.empty(), off.bridgeMetrics());
+        env.put("SERVERFS_METRICS_PORT", "9464");
+        env.put("SERVERFS_METRICS_HOST", "0.0.0.0");
+        env.put("SERVERFS_AUTH_TOKEN", "s3cret-token");
+        env.put("SERVERFS_AGENT_BRIDGE_METRICS_PORT", "9465");
+        ServerFsConfig.Network both =
+                ConfigLoader.loadBridge(env, Optional.empty()).network();
+        assertEquals(
+                Optional.of(new ServerFsConfig.MetricsEndpoint("127.0.0.1", 9465, Optional.empty())),
+                both.bridgeMetrics(),
+                "loopback by default, whatever serve's host: no token asked");
+        assertEquals(
+                Optional.of(new ServerFsConfig.MetricsEndpoint("0.0.0.0", 9464, Optional.of("s3cret-token"))),
+                both.metrics(),
+                "serve's listener unchanged");
+        env.put("SERVERFS_AGENT_BRIDGE_METRICS_HOST", "0.0.0.0");
+        assertEquals(
+                Optional.of("s3cret-token"),
+                ConfigLoader.loadBridge(env, Optional.empty())
+                        .network()
+                        .bridgeMetrics()
+                        .orElseThrow()
+                        .token(),
+                "a non-loopback Bridge listener takes the bearer token");
+        assertFalse(both.bridgeMetrics().orElseThrow().toString().contains("s3cret"));
+    }
+
+    @Test
+    void a_bad_bridge_metrics_setting_is_a_configuration_error() {
+        for (String bad : new String[] {"0", "65536", "metrics", "9465.5"}) {
+            env.put("SERVERFS_AGENT_BRIDGE_METRICS_PORT", bad);
+            assertRefused("SERVERFS_AGENT_BRIDGE_METRICS_PORT must be an integer from 1 to 65535");
+        }
+        env.put("SERVERFS_AGENT_BRIDGE_METRICS_PORT", "9465");
+        for (String notLoopback : new String[] {"0.0.0.0", "10.0.0.1", "127.example.com"}) {
+            env.put("SERVERFS_AGENT_BRIDGE_METRICS_HOST", notLoopback);
+            assertRefused("SERVERFS_AGENT_BRIDGE_METRICS_HOST is not a loopback address, so SERVERFS_AUTH_TOKEN must be"
+                    + " set");
+        }
+        env.put("SERVERFS_AGENT_BRIDGE_METRICS_HOST", "a b");
+        assertRefused("SERVERFS_AGENT_BRIDGE_METRICS_HOST must be an IP address or host name");
+        env.put("SERVERFS_AGENT_BRIDGE_METRICS_HOST", "127.0.0.1");
+        env.put("SERVERFS_AGENT_BRIDGE_METRICS_PROT", "9465");
+        assertRefused("unknown variable SERVERFS_AGENT_BRIDGE_METRICS_PROT (did you mean"
+                + " SERVERFS_AGENT_BRIDGE_METRICS_PORT?)");
+    }
 }

@@ -4,31 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.DoublePredicate;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,31 +30,24 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PrometheusScrapeIT {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static final String SKIPPED =
-            "prometheus-scrape: skipped: no prometheus binary on the PATH (Debian: apt-get install prometheus)";
+    private static final Duration WAIT = PrometheusServer.WAIT;
+    private static final HttpClient HTTP = PrometheusServer.HTTP;
     private static final int STATS = 25;
     private static final int MISSES = 3;
 
     @Test
     void prometheus_scrapes_tool_calls_latency_and_tasks_waiting_on_a_human(@TempDir Path dir) throws Exception {
-        Optional<Path> binary = prometheus();
+        Optional<Path> binary = PrometheusServer.binary();
         if (binary.isEmpty()) {
-            System.out.println(SKIPPED);
+            System.out.println(PrometheusServer.SKIPPED);
         }
-        assumeTrue(binary.isPresent(), SKIPPED);
+        assumeTrue(binary.isPresent(), PrometheusServer.SKIPPED);
         Path proj = Files.createDirectories(dir.resolve("proj"));
         Files.writeString(proj.resolve("README.md"), "hello\n");
         int metricsPort = ServeProcess.freePort();
         try (ServeProcess serve = ServeProcess.start(env(dir, metricsPort))) {
             McpTestClient mcp = new McpTestClient(serve.awaitUrl(WAIT));
-            int promPort = ServeProcess.freePort();
-            Process prometheus = startPrometheus(binary.get(), dir, metricsPort, promPort);
-            try {
-                Prom prom = new Prom(promPort);
+            try (PrometheusServer prom = PrometheusServer.start(binary.get(), dir, Map.of("serverfs", metricsPort))) {
                 prom.await("up{job=\"serverfs\"}", v -> v == 1, "the target is up");
                 // Before the traffic: no stat_file call has been counted yet.
                 assertEquals(
@@ -132,11 +115,6 @@ class PrometheusScrapeIT {
                 } finally {
                     mcp.call("cancel_agent_task", Map.of("task_id", taskId));
                 }
-            } finally {
-                prometheus.destroy();
-                if (!prometheus.waitFor(20, TimeUnit.SECONDS)) {
-                    prometheus.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
             }
         }
     }
@@ -170,85 +148,5 @@ class PrometheusScrapeIT {
         env.put("WORKDIR_01_AGENT_MODE", "workspace-write");
         env.put("WORKDIR_01_AGENT_RUNTIMES", "fake");
         return env;
-    }
-
-    private static Process startPrometheus(Path binary, Path dir, int metricsPort, int promPort) throws IOException {
-        Path config = dir.resolve("prometheus.yml");
-        Files.writeString(config, """
-                global:
-                  scrape_interval: 1s
-                  scrape_timeout: 1s
-                scrape_configs:
-                  - job_name: serverfs
-                    metrics_path: /metrics
-                    static_configs:
-                      - targets: ["127.0.0.1:%d"]
-                """.formatted(metricsPort));
-        return new ProcessBuilder(
-                        binary.toString(),
-                        "--config.file=" + config,
-                        "--storage.tsdb.path=" + dir.resolve("tsdb"),
-                        "--web.listen-address=127.0.0.1:" + promPort,
-                        "--log.level=warn")
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("prometheus.log").toFile())
-                .start();
-    }
-
-    /** The {@code prometheus} binary on the PATH, if any. */
-    private static Optional<Path> prometheus() {
-        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
-        return Stream.of(path.split(File.pathSeparator))
-                .filter(p -> !p.isEmpty())
-                .map(p -> Path.of(p, "prometheus"))
-                .filter(Files::isExecutable)
-                .findFirst();
-    }
-
-    /** Prometheus's HTTP API on loopback: instant queries, polled against a deadline. */
-    private record Prom(int port) {
-
-        /** Polls {@code query} until its single value satisfies {@code expected} or {@link #WAIT} passes. */
-        void await(String query, DoublePredicate expected, String what) throws Exception {
-            Instant deadline = Instant.now().plus(WAIT);
-            OptionalDouble last = OptionalDouble.empty();
-            while (Instant.now().isBefore(deadline)) {
-                last = value(query);
-                if (last.isPresent() && expected.test(last.getAsDouble())) {
-                    return;
-                }
-                // Bounded polling: Prometheus scrapes every second; ask again every 200 ms until the deadline.
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
-            }
-            throw new AssertionError(what + ": " + query + " is " + last + " after " + WAIT);
-        }
-
-        /** The value of an instant query answering one sample, else empty. */
-        OptionalDouble value(String query) throws IOException, InterruptedException {
-            URI uri = URI.create("http://127.0.0.1:" + port + "/api/v1/query?query="
-                    + URLEncoder.encode(query, StandardCharsets.UTF_8));
-            HttpResponse<String> r;
-            try {
-                r = HTTP.send(
-                        HttpRequest.newBuilder(uri)
-                                .timeout(Duration.ofSeconds(5))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-            } catch (IOException notYetListening) {
-                return OptionalDouble.empty();
-            }
-            if (r.statusCode() != 200) {
-                return OptionalDouble.empty();
-            }
-            JsonNode body = JSON.readTree(r.body());
-            assertEquals("success", body.path("status").asText(), r.body());
-            JsonNode result = body.path("data").path("result");
-            if (result.size() != 1) {
-                return OptionalDouble.empty();
-            }
-            double v = Double.parseDouble(result.get(0).path("value").get(1).asText());
-            assertTrue(!Double.isInfinite(v), query + " is infinite");
-            return Double.isNaN(v) ? OptionalDouble.empty() : OptionalDouble.of(v);
-        }
     }
 }
