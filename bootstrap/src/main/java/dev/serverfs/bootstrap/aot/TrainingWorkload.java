@@ -39,17 +39,17 @@ final class TrainingWorkload {
         this.url = URI.create(url);
     }
 
-    /** Runs {@code rounds} rounds of file calls (fewer if {@code budget} runs out) and the Agent script; the calls made. */
+    /** Runs {@code rounds} rounds of file calls (fewer if {@code budget} runs out), then the Agent script; the calls made. */
     int run(int rounds, Duration budget) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + budget.toNanos();
         initialize();
         rpc("ping", JSON.createObjectNode());
         rpc("tools/list", JSON.createObjectNode());
         ok("list_workdirs", Map.of());
-        agentScript();
         for (int round = 0; round < rounds && System.nanoTime() < deadline; round++) {
             fileRound(round);
         }
+        agentScript(); // last: a task's writer lease on scratch outlives its end by a moment
         return calls;
     }
 
@@ -229,7 +229,16 @@ final class TrainingWorkload {
         args.put("workdir", "scratch");
         args.put("prompt", prompt);
         args.put("profile", "workspace-write");
-        return ok("submit_agent_task", args).get("task_id").asText();
+        long deadline = System.nanoTime() + TASK_WAIT.toNanos();
+        JsonNode result;
+        // The previous task's writer lease is released a moment after it reports its end: retried until then.
+        while ((result = call("submit_agent_task", args)).path("isError").asBoolean(false)) {
+            if (!errorCode(result).equals("WORKDIR_BUSY") || System.nanoTime() > deadline) {
+                throw new IOException("submit_agent_task failed in training: " + errorCode(result));
+            }
+            Thread.sleep(20);
+        }
+        return result.get("structuredContent").get("task_id").asText();
     }
 
     /** Polls {@code get_agent_task} (itself a trained path) until the task reaches one of {@code statuses}. */
