@@ -303,8 +303,8 @@ entrypoint=$(docker inspect -f '{{range .Config.Entrypoint}}{{.}} {{end}}' "$mcp
 case "$entrypoint" in *-XX:AOTCache=/opt/serverfs/serverfs.aot*) ;; *) fail "the image's entrypoint names no cache" ;; esac
 docker exec "$mcp_id" ${entrypoint%%-jar *} -XX:AOTMode=on -jar /opt/serverfs/serverfs.jar version >/dev/null ||
   fail "java -XX:AOTMode=on with the image's entrypoint refuses the trained cache"
-# Container start to healthy, twice: docker restart, then the engine's health_status event (compose.yml probes every
-# second during start_period) and the first 200 from /healthz (polled every 0.1 s from the client container).
+# Container start to healthy, twice: docker restart, then the first 200 from /healthz (polled every 0.1 s from the
+# client container) and the engine's health_status event (which waits for compose.yml's first probe, 10 s in).
 for n in 1 2; do
   t0=$(date +%s%N)
   timeout 60 docker restart -t 10 "$mcp_id" >/dev/null || fail "docker restart of serverfs-mcp failed"

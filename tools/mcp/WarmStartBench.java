@@ -211,7 +211,7 @@ public final class WarmStartBench {
                 } catch (IOException e) {
                     // gone
                 }
-                url.completeExceptionally(new IOException("serve exited " + p.exitValue()));
+                url.completeExceptionally(new IOException("serve's stderr ended before it listened"));
             });
             try {
                 return new Server(p, url.get(180, TimeUnit.SECONDS));
