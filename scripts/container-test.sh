@@ -321,6 +321,7 @@ for n in 1 2; do
     "($(((t_ok - t0) / 1000000)) ms after docker restart began), engine healthy after $(((t_healthy - t_started) / 1000000)) ms"
 done
 say "serverfs-mcp uses the start-up cache trained at image build (/proc/1/maps), also after a restart"
+mcp_session # sessions do not survive a restart
 
 # No route out. Listeners on two host addresses outside the internal networks (the host's outward address and the
 # default bridge's): the client container (on the tunnel's egress network) reaches both, serverfs-mcp (internal
