@@ -83,7 +83,12 @@ public final class AotTrainCommand implements Callable<Integer> {
         builder.environment().keySet().removeIf(k -> k.startsWith("SERVERFS_") || k.startsWith("WORKDIR_"));
         builder.environment().putAll(fixture.serveEnvironment(freePort()));
         Process serve = builder.start();
-        Thread stopOnExit = Thread.ofPlatform().unstarted(serve::destroyForcibly);
+        // Interrupted (SIGTERM, Ctrl-C): no serve left behind and no partial cache beside the output.
+        Thread stopOnExit = Thread.ofPlatform().unstarted(() -> {
+            serve.destroyForcibly();
+            deleteQuietly(partial);
+            deleteQuietly(partial.resolveSibling(partial.getFileName() + ".config"));
+        });
         Runtime.getRuntime().addShutdownHook(stopOnExit);
         Deque<String> tail = new ArrayDeque<>();
         CompletableFuture<String> url = new CompletableFuture<>();
