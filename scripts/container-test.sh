@@ -294,6 +294,35 @@ docker exec "$mcp_id" bash -c ': > /workdirs/02/probe' || fail "control: the rea
 rm -f "$work/host/scratch/probe"
 say "java runs as $ct_uid:$ct_uid; writes to / and to the read-only workdir fail with EROFS, the read-write one works"
 
+# The start-up cache trained at image build: the JVM maps the cache file only when it uses it (a cache it refuses, for
+# another JVM, other flags or another jar, is closed and never mapped), so /proc/1/maps names it exactly then.
+docker exec "$mcp_id" grep -q ' /opt/serverfs/serverfs.aot$' /proc/1/maps ||
+  fail "serverfs-mcp's java does not use the trained start-up cache /opt/serverfs/serverfs.aot"
+# And the JVM would refuse to start with it if it were unusable (-XX:AOTMode=on), with the ENTRYPOINT's flags.
+entrypoint=$(docker inspect -f '{{range .Config.Entrypoint}}{{.}} {{end}}' "$mcp_id")
+case "$entrypoint" in *-XX:AOTCache=/opt/serverfs/serverfs.aot*) ;; *) fail "the image's entrypoint names no cache" ;; esac
+docker exec "$mcp_id" ${entrypoint%%-jar *} -XX:AOTMode=on -jar /opt/serverfs/serverfs.jar version >/dev/null ||
+  fail "java -XX:AOTMode=on with the image's entrypoint refuses the trained cache"
+# Container start to healthy, twice: docker restart, then the first 200 from /healthz (polled every 0.1 s from the
+# client container) and the engine's health_status event (which waits for compose.yml's first probe, 10 s in).
+for n in 1 2; do
+  t0=$(date +%s%N)
+  timeout 60 docker restart -t 10 "$mcp_id" >/dev/null || fail "docker restart of serverfs-mcp failed"
+  t_started=$(date +%s%N)
+  started=$(date +%s.%N) # await_healthy's events from here on: not the restart's own die
+  in_client bash -c 'until [ "$(curl -s -o /dev/null -w "%{http_code}" --max-time 1 http://serverfs-mcp:8000/healthz)" = 200 ]; do
+    sleep 0.1; done' || fail "/healthz did not answer 200 within 60 s of a restart"
+  t_ok=$(date +%s%N)
+  await_healthy "$mcp_id" "serverfs-mcp after a restart"
+  t_healthy=$(date +%s%N)
+  docker exec "$mcp_id" grep -q ' /opt/serverfs/serverfs.aot$' /proc/1/maps ||
+    fail "serverfs-mcp's java does not use the trained start-up cache after a restart"
+  say "restart $n: /healthz 200 $(((t_ok - t_started) / 1000000)) ms after the container started" \
+    "($(((t_ok - t0) / 1000000)) ms after docker restart began), engine healthy after $(((t_healthy - t_started) / 1000000)) ms"
+done
+say "serverfs-mcp uses the start-up cache trained at image build (/proc/1/maps), also after a restart"
+mcp_session # sessions do not survive a restart
+
 # No route out. Listeners on two host addresses outside the internal networks (the host's outward address and the
 # default bridge's): the client container (on the tunnel's egress network) reaches both, serverfs-mcp (internal
 # networks only) neither. Every packet out of a container passes the host, so what cannot reach the host goes nowhere.

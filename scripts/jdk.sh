@@ -40,29 +40,9 @@ serverfs_require_maven() {
   return 1
 }
 
-serverfs_aot_flags() { # <java_home> <jar> -> prints the JVM flags that use or train the jar's AOT cache
-  local java_home=$1 jar=$2 dir id aot lock pid
+serverfs_aot_cache() { # <java_home> <jar> -> prints the path of the jar's AOT cache (the file need not exist)
   # One cache per build of the jar and per JDK: its name carries the jar's mtime and size and a checksum of
   # JAVA_HOME, so a cache can never be taken for another build (the JVM would refuse it, silently, anyway).
-  dir=$(dirname "$jar")
-  id="$(stat -c '%Y.%s' "$jar").$(printf '%s' "$java_home" | cksum | cut -d ' ' -f 1)"
-  aot="$dir/serverfs.$id.aot"
-  lock="$aot.lock"
-  # The trainer's pid (exec keeps this shell's pid for the JVM); its cache is complete once the JVM has
-  # removed its temporary .config file and exited.
-  pid=$(cat "$lock/pid" 2>/dev/null || true)
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    return 0 # still training: start without a cache
-  fi
-  if [ -s "$aot" ] && [ ! -e "$aot.config" ]; then
-    printf '%s\n' "-XX:AOTCache=$aot" -Xlog:aot*=off -Xlog:cds*=off
-    return 0
-  fi
-  rm -rf "$lock" # a trainer that died before finishing: train again
-  if mkdir "$lock" 2>/dev/null; then
-    printf '%s\n' "$$" > "$lock/pid"
-    rm -f "$aot" "$aot.config"
-    find "$dir" -maxdepth 1 -name 'serverfs.*.aot*' ! -name "serverfs.$id.aot*" -exec rm -rf {} + 2>/dev/null || true
-    printf '%s\n' "-XX:AOTCacheOutput=$aot" -Xlog:aot*=off -Xlog:cds*=off
-  fi
+  printf '%s/serverfs.%s.%s.aot\n' "$(dirname "$2")" "$(stat -c '%Y.%s' "$2")" \
+    "$(printf '%s' "$1" | cksum | cut -d ' ' -f 1)"
 }

@@ -1,5 +1,6 @@
 package dev.serverfs.bootstrap;
 
+import dev.serverfs.bootstrap.aot.AotTrainCommand;
 import dev.serverfs.bootstrap.bridge.BridgeCommand;
 import dev.serverfs.bootstrap.ingress.IngressCommand;
 import dev.serverfs.bootstrap.launch.ServerFsVersion;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Command;
             BridgeCommand.class,
             IngressCommand.class,
             TasksCommand.class,
+            AotTrainCommand.class,
             FakeProviderCommand.class
         })
 public final class ServerFsMain implements Runnable {
