@@ -27,6 +27,7 @@ import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -162,13 +163,13 @@ public final class AgentTools {
 
     private ToolResult submit(Submit p) {
         TaskHandle handle = agent.submit()
-                .submit(new SubmitAgentTaskCommand(
+                .submit(SubmitAgentTaskCommand.parse(
                         p.runtime(),
                         p.workdir(),
                         p.prompt(),
                         Objects.requireNonNullElse(p.path(), ""),
-                        Objects.requireNonNullElse(p.profile(), "workspace-write"),
-                        Optional.ofNullable(p.continueFromTaskId()).map(TaskId::parse),
+                        Objects.requireNonNullElse(p.profile(), TaskProfile.WORKSPACE_WRITE.wire()),
+                        Optional.ofNullable(p.continueFromTaskId()),
                         Optional.ofNullable(p.correlationId()),
                         Optional.ofNullable(p.idempotencyKey())))
                 .handle();
