@@ -384,7 +384,8 @@ class ToolWireGoldenTest {
     private DeleteFileUseCase deleteFile() {
         return c -> {
             inputs.add(c.toString());
-            return new DeleteFileUseCase.DeletedFile("rw", c.path(), true, 7, c.expectedRevision());
+            return new DeleteFileUseCase.DeletedFile(
+                    "rw", c.path(), true, 7, c.expectedRevision().token());
         };
     }
 
@@ -398,7 +399,8 @@ class ToolWireGoldenTest {
     private DeleteDirectoryUseCase deleteDirectory() {
         return c -> {
             inputs.add(c.toString());
-            return new DeleteDirectoryUseCase.DeletedDirectory("rw", c.path(), true, c.expectedRevision());
+            return new DeleteDirectoryUseCase.DeletedDirectory(
+                    "rw", c.path(), true, c.expectedRevision().token());
         };
     }
 
