@@ -25,6 +25,7 @@ import dev.serverfs.domain.task.RequestStatus;
 import dev.serverfs.domain.task.ResultChunk;
 import dev.serverfs.domain.task.ResultStorage;
 import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.StoredManifest;
 import dev.serverfs.domain.task.TaskEvent;
 import dev.serverfs.domain.task.TaskFailure;
@@ -42,7 +43,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -122,10 +122,10 @@ final class AgentWire {
     }
 
     /**
-     * The handle as the Bridge answered it, read in full first, then completed with the starting directory and
-     * profile the wire leaves out, from the view of the same task (both are fixed at submit).
+     * The handle as the Bridge answered it, read in full, with the starting directory and profile the wire leaves
+     * out (the client knows both: it sent them).
      */
-    static TaskHandle handle(ObjectNode result, Function<TaskId, TaskView> views) {
+    static TaskHandle handle(ObjectNode result, String relativeCwd, TaskProfile profile) {
         Answered answered = parsed(() -> {
             WireFields f = WireFields.result(result);
             return new Answered(
@@ -134,14 +134,13 @@ final class AgentWire {
                     f.optionalString("correlation_id").map(CorrelationId::new),
                     f.optionalString("idempotency_key").map(IdempotencyKey::new));
         });
-        TaskView view = views.apply(answered.taskId());
         return new TaskHandle(
                 answered.taskId(),
                 answered.status(),
                 answered.correlationId(),
                 answered.idempotencyKey(),
-                view.relativeCwd(),
-                view.profile());
+                relativeCwd,
+                profile);
     }
 
     /** The four fields of the {@code task.submit} result. */
@@ -161,7 +160,7 @@ final class AgentWire {
     static ObjectNode taskView(TaskView t) {
         ObjectNode m = NODES.objectNode();
         m.put("task_id", t.taskId().value());
-        m.put("runtime", t.runtime());
+        m.put("runtime", t.runtime().wire());
         m.put("workdir_alias", t.workdirAlias().value());
         m.put("workdir_slot", t.workdirSlot());
         m.put("relative_cwd", t.relativeCwd());
@@ -214,7 +213,7 @@ final class AgentWire {
                             f.optionalString("error_message").orElse("")));
             return new TaskView(
                     new TaskId(f.string("task_id")),
-                    f.string("runtime"),
+                    RuntimeName.fromWire(f.string("runtime")).orElseThrow(() -> f.fail("unknown runtime")),
                     new WorkdirAlias(f.string("workdir_alias")),
                     Math.toIntExact(f.integer("workdir_slot")),
                     f.string("relative_cwd"),

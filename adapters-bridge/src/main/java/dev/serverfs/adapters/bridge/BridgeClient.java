@@ -16,10 +16,16 @@ import dev.serverfs.application.port.in.TaskView;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.ApprovalResolution;
+import dev.serverfs.domain.task.CorrelationId;
+import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
+import dev.serverfs.domain.workdir.PathPolicy;
+import dev.serverfs.domain.workdir.WorkdirPath;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -31,6 +37,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
@@ -41,9 +48,10 @@ import java.util.function.Supplier;
  * unreachable, closed without an answer or timed out → {@code AGENT_BRIDGE_UNAVAILABLE}; a malformed or oversized
  * answer, or an oversized request → {@code AGENT_BRIDGE_PROTOCOL_ERROR}; anything else → {@code AGENT_BRIDGE_ERROR}.
  *
- * <p>{@code task.submit} answers the handle without the starting directory and profile the MCP audit records: the
- * client reads them with a {@code task.get} (a second connection) and reports every submission as {@code Created},
- * since the wire does not say whether the Bridge replayed it.
+ * <p>{@code task.submit} answers the handle without the starting directory and profile the MCP audit records: both
+ * are what the client sent (the normalised path and the profile are part of a replayed task's fingerprint, so a
+ * replay has them too), so one call is enough. Every submission is reported {@code Created}, since the wire does not
+ * say whether the Bridge replayed it.
  */
 public final class BridgeClient
         implements ListAgentRuntimesUseCase,
@@ -104,16 +112,24 @@ public final class BridgeClient
 
     @Override
     public Submission submit(SubmitAgentTaskCommand c) {
+        // A field refused on this side goes as the caller wrote it: the Bridge refuses it at its place in the order.
         ObjectNode p = BridgeCodec.object();
-        p.put("runtime", c.runtime());
+        p.put("runtime", c.runtime().fold(RuntimeName::wire, raw -> raw));
         p.put("workdir", c.workdir());
         p.put("path", c.path());
-        p.put("profile", c.profile());
+        p.put("profile", c.profile().fold(TaskProfile::wire, raw -> raw));
         p.put("prompt", c.prompt());
         c.continueFromTaskId().ifPresent(id -> p.put("continue_from_task_id", id.value()));
-        c.correlationId().ifPresent(id -> p.put("correlation_id", id));
-        c.idempotencyKey().ifPresent(key -> p.put("idempotency_key", key));
-        return new Submission.Created(AgentWire.handle(call(BridgeMethod.TASK_SUBMIT, p), this::get));
+        c.correlationId().fold(id -> CorrelationId.wire(id), Optional::of).ifPresent(id -> p.put("correlation_id", id));
+        c.idempotencyKey()
+                .fold(key -> IdempotencyKey.wire(key), Optional::of)
+                .ifPresent(key -> p.put("idempotency_key", key));
+        ObjectNode answer = call(BridgeMethod.TASK_SUBMIT, p);
+        // Answered, so the Bridge accepted the profile and the path: the task starts in the path's normal form.
+        String relativeCwd =
+                PathPolicy.normalised(c.path()).map(WorkdirPath::display).orElse(c.path());
+        return new Submission.Created(
+                AgentWire.handle(answer, relativeCwd, c.profile().get()));
     }
 
     @Override

@@ -9,12 +9,12 @@ import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.AgentAccessPolicy;
 import dev.serverfs.domain.task.ApprovalDecision;
 import dev.serverfs.domain.task.ApprovalResolution;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.TaskId;
-import dev.serverfs.domain.task.TaskProfile;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -101,13 +101,13 @@ final class BridgeDispatcher {
      * {@code INVALID_WORKDIR_PATH}, missing {@code WORKDIR_PATH_NOT_FOUND}.
      */
     private SubmitAgentTaskUseCase.Submission submit(WireFields p) {
-        SubmitAgentTaskCommand command = new SubmitAgentTaskCommand(
+        SubmitAgentTaskCommand command = SubmitAgentTaskCommand.parse(
                 p.string("runtime"),
                 p.string("workdir"),
                 p.string("prompt"),
                 p.string("path"),
                 p.string("profile"),
-                p.optionalString("continue_from_task_id").map(TaskId::parse),
+                p.optionalString("continue_from_task_id"),
                 p.optionalString("correlation_id"),
                 p.optionalString("idempotency_key"));
         try {
@@ -179,9 +179,7 @@ final class BridgeDispatcher {
         p.optionalString("task_prompt");
         p.optionalString("path");
         p.optionalString("profile")
-                .ifPresent(profile -> TaskProfile.fromWire(profile)
-                        .orElseThrow(
-                                () -> new ServerFsException(ErrorCode.AGENT_PROFILE_NOT_ALLOWED, "unknown profile")));
+                .ifPresent(profile -> AgentAccessPolicy.profile(profile).get());
         ObjectNode out = BridgeCodec.object();
         out.put("runtime", runtime);
         out.put("status", "unsupported");

@@ -2,6 +2,7 @@ package dev.serverfs.adapters.bridge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCommand;
 import dev.serverfs.application.port.in.TaskHandle;
@@ -21,18 +22,20 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The client parses the Bridge's answers into the in-port read models, and nothing else: the submit handle keeps the
- * status the Bridge answered (the task may have moved on by the {@code task.get} that supplies its starting
- * directory and profile), and an answer that breaks a read model's rules is {@code AGENT_BRIDGE_PROTOCOL_ERROR}.
+ * The client parses the Bridge's answers into the in-port read models, and nothing else: the submit handle is the
+ * Bridge's answer with the starting directory and profile the client sent (one call), and an answer that breaks a
+ * read model's rules is {@code AGENT_BRIDGE_PROTOCOL_ERROR}.
  */
 class BridgeClientTest {
     private static final String ID = "agt_0123456789abcdef01234567";
 
     private final Deque<String> answers = new ArrayDeque<>();
     private final List<String> methods = new ArrayList<>();
+    private final List<String> requests = new ArrayList<>();
     private final BridgeClient client = new BridgeClient(
             request -> {
                 String line = new String(request, StandardCharsets.UTF_8);
+                requests.add(line);
                 methods.add(line.replaceAll(".*\"method\":\"([a-z.]+)\".*\\n?", "$1"));
                 return ("{\"request_id\":\"mcp_1\",\"ok\":true,\"result\":" + answers.removeFirst() + "}")
                         .getBytes(StandardCharsets.UTF_8);
@@ -40,7 +43,7 @@ class BridgeClientTest {
             () -> "mcp_1");
 
     private static SubmitAgentTaskCommand command() {
-        return new SubmitAgentTaskCommand(
+        return SubmitAgentTaskCommand.parse(
                 "fake", "docs", "p", "./src/", "review", Optional.empty(), Optional.of("conv-1"), Optional.of("key-1"));
     }
 
@@ -57,10 +60,9 @@ class BridgeClientTest {
     }
 
     @Test
-    void the_handle_keeps_the_answered_status_and_takes_cwd_and_profile_from_the_view() {
+    void the_handle_is_the_answer_with_the_normalised_cwd_and_the_profile_sent_in_one_call() {
         answers.add("{\"task_id\":\"" + ID + "\",\"status\":\"queued\",\"correlation_id\":\"conv-1\","
                 + "\"idempotency_key\":\"key-1\"}");
-        answers.add(view("running", ""));
         TaskHandle handle = client.submit(command()).handle();
         assertEquals(
                 new TaskHandle(
@@ -71,11 +73,36 @@ class BridgeClientTest {
                         "src",
                         TaskProfile.REVIEW),
                 handle);
-        assertEquals(List.of("task.submit", "task.get"), methods);
+        assertEquals(List.of("task.submit"), methods);
     }
 
     @Test
-    void a_bad_handle_is_a_protocol_error_before_any_task_get() {
+    void fields_refused_on_this_side_go_to_the_bridge_as_the_caller_wrote_them() {
+        answers.add("{\"task_id\":\"" + ID + "\",\"status\":\"queued\",\"correlation_id\":null,"
+                + "\"idempotency_key\":null}");
+        // The Bridge refuses them at their place in the order; here the scripted Bridge simply answers.
+        assertThrows(
+                ServerFsException.class,
+                () -> client.submit(SubmitAgentTaskCommand.parse(
+                        "qoder", "docs", "p", "", "bogus", Optional.empty(), Optional.of("a\u0001"), Optional.of(""))));
+        String sent = requests.getFirst();
+        assertTrue(sent.contains("\"runtime\":\"qoder\""), sent);
+        assertTrue(sent.contains("\"profile\":\"bogus\""), sent);
+        assertTrue(sent.contains("\"correlation_id\":\"a\\u0001\""), sent);
+        assertTrue(sent.contains("\"idempotency_key\":\"\""), sent);
+    }
+
+    @Test
+    void a_view_of_a_runtime_this_side_does_not_know_is_a_protocol_error() {
+        answers.add(view("running", "").replace("\"runtime\":\"fake\"", "\"runtime\":\"qoder\""));
+        assertEquals(
+                ErrorCode.AGENT_BRIDGE_PROTOCOL_ERROR,
+                assertThrows(ServerFsException.class, () -> client.get(new TaskId(ID)))
+                        .code());
+    }
+
+    @Test
+    void a_bad_handle_is_a_protocol_error() {
         answers.add("{\"task_id\":\"" + ID + "\",\"status\":\"sleeping\",\"correlation_id\":null,"
                 + "\"idempotency_key\":null}");
         ServerFsException e = assertThrows(ServerFsException.class, () -> client.submit(command()));

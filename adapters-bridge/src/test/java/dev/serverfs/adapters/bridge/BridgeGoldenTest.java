@@ -67,7 +67,7 @@ class BridgeGoldenTest {
         assertEquals(agent.useCases.listRuntimes().listRuntimes(), client.listRuntimes());
         golden("runtime.list");
 
-        Submission submission = client.submit(new SubmitAgentTaskCommand(
+        Submission submission = client.submit(SubmitAgentTaskCommand.parse(
                 "fake",
                 "docs",
                 "fix the build",
@@ -83,14 +83,10 @@ class BridgeGoldenTest {
         assertEquals("src", submitted.relativeCwd());
         assertEquals(TaskProfile.WORKSPACE_WRITE, submitted.profile());
         TaskId id = submitted.taskId();
-        // The handle is followed by a task.get for the starting directory and profile; its status depends on how far
-        // the runner got: only its request is golden; the handle keeps the status the Bridge answered.
-        assertEquals(4, lines.size());
-        assertEquals(
-                "{\"protocol_version\":1,\"request_id\":\"mcp_000000000000000000000003\",\"method\":\"task.get\","
-                        + "\"params\":{\"task_id\":\"" + id.value() + "\"}}\n",
-                lines.get(2));
-        lines.subList(2, 4).clear();
+        // One call: the starting directory and profile are what the client sent. The goldens were recorded when a
+        // task.get followed (request mcp_3); that id is skipped so every later golden line stays byte-identical.
+        assertEquals(2, lines.size());
+        ids.incrementAndGet();
         golden("task.submit");
 
         agent.awaitRequested(id, "approval.requested");

@@ -83,7 +83,7 @@ class BridgeServerIT {
     }
 
     private static SubmitAgentTaskCommand command(String key) {
-        return new SubmitAgentTaskCommand(
+        return SubmitAgentTaskCommand.parse(
                 "fake",
                 "docs",
                 "fix the build",
@@ -109,7 +109,7 @@ class BridgeServerIT {
                 ErrorCode.AGENT_IDEMPOTENCY_CONFLICT,
                 assertThrows(
                                 ServerFsException.class,
-                                () -> client.submit(new SubmitAgentTaskCommand(
+                                () -> client.submit(SubmitAgentTaskCommand.parse(
                                         "fake",
                                         "docs",
                                         "another objective",

@@ -155,7 +155,7 @@ class FakeAgentRuntimeIT {
     }
 
     private TaskId submit(String prompt) {
-        return submit.submit(new SubmitAgentTaskCommand(
+        return submit.submit(SubmitAgentTaskCommand.parse(
                         "fake",
                         "docs",
                         prompt,

@@ -4,6 +4,7 @@ import dev.serverfs.application.port.in.EditTextFileUseCase.EditTextFileCommand;
 import dev.serverfs.application.service.EditTextFileService;
 import dev.serverfs.application.service.MutationGate;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.file.Revision;
 import dev.serverfs.domain.file.TextEdit;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.ServerLimits;
@@ -37,7 +38,7 @@ public final class MetadataFailureChild {
                     fs.stat(rw, new WorkdirPath(List.of(args[1]))).revision().token();
             new EditTextFileService(new MutationGate(workdirs, Optional.empty()), ServerLimits.DEFAULTS, fs)
                     .editTextFile(new EditTextFileCommand(
-                            "rw", args[1], revision, List.of(new TextEdit("old", "new", 1)), false));
+                            "rw", args[1], new Revision(revision), List.of(new TextEdit("old", "new", 1)), false));
             System.out.println("OK");
         } catch (ServerFsException e) {
             System.out.println(e.code().name());

@@ -7,6 +7,7 @@ import dev.serverfs.application.service.CreateTextFileService;
 import dev.serverfs.application.service.DeleteFileService;
 import dev.serverfs.application.service.EditTextFileService;
 import dev.serverfs.application.service.MutationGate;
+import dev.serverfs.domain.file.Revision;
 import dev.serverfs.domain.file.TextEdit;
 import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.WorkdirPath;
@@ -64,11 +65,15 @@ public final class MutationCrashChild {
                     String content = Files.readString(file);
                     String current = content.substring(0, content.indexOf('|') + 1);
                     if (random.nextInt(4) == 0) {
-                        delete.deleteFile(new DeleteFileCommand("rw", name, rev));
+                        delete.deleteFile(new DeleteFileCommand("rw", name, new Revision(rev)));
                     } else {
                         long next = Long.parseLong(current.substring(1, current.length() - 1)) + 1;
                         edit.editTextFile(new EditTextFileCommand(
-                                "rw", name, rev, List.of(new TextEdit(current, "v" + next + "|", REPEAT)), false));
+                                "rw",
+                                name,
+                                new Revision(rev),
+                                List.of(new TextEdit(current, "v" + next + "|", REPEAT)),
+                                false));
                     }
                 }
                 ops++;

@@ -24,6 +24,7 @@ import dev.serverfs.application.service.EditTextFileService;
 import dev.serverfs.application.service.MutationGate;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.file.Revision;
 import dev.serverfs.domain.file.TextEdit;
 import dev.serverfs.domain.workdir.Access;
 import dev.serverfs.domain.workdir.AgentMode;
@@ -148,7 +149,7 @@ class MutationToolsIT {
     }
 
     EditedTextFile edit(String path, String revision, TextEdit... edits) {
-        return edit.editTextFile(new EditTextFileCommand("rw", path, revision, List.of(edits), false));
+        return edit.editTextFile(new EditTextFileCommand("rw", path, new Revision(revision), List.of(edits), false));
     }
 
     List<String> reservedEntries() throws IOException {
@@ -189,10 +190,10 @@ class MutationToolsIT {
                     () -> create.createTextFile(new CreateTextFileCommand("rw", rootPath, "")));
             assertCode(
                     ErrorCode.ROOT_MUTATION_NOT_ALLOWED,
-                    () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", rootPath, "v1:0")));
+                    () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", rootPath, new Revision("v1:0"))));
             assertCode(
                     ErrorCode.ROOT_MUTATION_NOT_ALLOWED,
-                    () -> deleteFile.deleteFile(new DeleteFileCommand("rw", rootPath, "v1:0")));
+                    () -> deleteFile.deleteFile(new DeleteFileCommand("rw", rootPath, new Revision("v1:0"))));
             assertCode(
                     ErrorCode.ROOT_MUTATION_NOT_ALLOWED,
                     () -> mkdir.createDirectory(new CreateDirectoryCommand("rw", rootPath)));
@@ -277,8 +278,8 @@ class MutationToolsIT {
     void a_dry_run_returns_the_diff_and_changes_nothing() throws IOException {
         file("e.txt", "one\n");
         String before = revision("e.txt");
-        EditedTextFile out = edit.editTextFile(
-                new EditTextFileCommand("rw", "e.txt", before, List.of(new TextEdit("one", "two", 1)), true));
+        EditedTextFile out = edit.editTextFile(new EditTextFileCommand(
+                "rw", "e.txt", new Revision(before), List.of(new TextEdit("one", "two", 1)), true));
         assertFalse(out.edited());
         assertTrue(out.dryRun());
         assertEquals("@@ -1 +1 @@\n-one\n+two\n", out.diff());
@@ -296,7 +297,7 @@ class MutationToolsIT {
         assertCode(
                 ErrorCode.TOO_MANY_EDITS,
                 () -> edit.editTextFile(new EditTextFileCommand(
-                        "rw", "e.txt", rev, Collections.nCopies(4, new TextEdit("a", "a", 2)), false)));
+                        "rw", "e.txt", new Revision(rev), Collections.nCopies(4, new TextEdit("a", "a", 2)), false)));
         assertCode(ErrorCode.WRITE_TOO_LARGE, () -> edit("e.txt", rev, new TextEdit("a", "x".repeat(MAX_WRITE), 2)));
         assertCode(
                 ErrorCode.WRITE_TOO_LARGE, () -> edit("e.txt", rev, new TextEdit("a", "x".repeat(MAX_WRITE / 2), 2)));
@@ -424,9 +425,9 @@ class MutationToolsIT {
         String rev = revision("bin");
         assertCode(
                 ErrorCode.REVISION_CONFLICT,
-                () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "bin", "v1:0000000000000000")));
+                () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "bin", new Revision("v1:0000000000000000"))));
         assertTrue(Files.exists(root.resolve("bin")));
-        var out = deleteFile.deleteFile(new DeleteFileCommand("rw", "bin", rev));
+        var out = deleteFile.deleteFile(new DeleteFileCommand("rw", "bin", new Revision(rev)));
         assertTrue(out.deleted());
         assertEquals(3, out.bytesDeleted());
         assertEquals(rev, out.revisionDeleted());
@@ -439,14 +440,18 @@ class MutationToolsIT {
         fifo("fifo");
         file("t", "x");
         Files.createSymbolicLink(root.resolve("link"), root.resolve("t"));
-        assertCode(ErrorCode.NOT_A_FILE, () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "d", revision("d"))));
+        assertCode(
+                ErrorCode.NOT_A_FILE,
+                () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "d", new Revision(revision("d")))));
         assertCode(
                 ErrorCode.UNSUPPORTED_FILE_TYPE,
-                () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "fifo", revision("fifo"))));
+                () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "fifo", new Revision(revision("fifo")))));
         assertCode(
                 ErrorCode.SYMLINK_NOT_ALLOWED,
-                () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "link", revision("link"))));
-        assertCode(ErrorCode.PATH_NOT_FOUND, () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "gone", "v1:0")));
+                () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "link", new Revision(revision("link")))));
+        assertCode(
+                ErrorCode.PATH_NOT_FOUND,
+                () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "gone", new Revision("v1:0"))));
         assertTrue(Files.isSymbolicLink(root.resolve("link")));
         assertTrue(Files.exists(root.resolve("fifo"), LinkOption.NOFOLLOW_LINKS));
         assertTrue(Files.isDirectory(root.resolve("d")));
@@ -473,10 +478,10 @@ class MutationToolsIT {
         file("full/.hidden-secret", "x");
         assertCode(
                 ErrorCode.DIRECTORY_NOT_EMPTY,
-                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "full", revision("full"))));
+                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "full", new Revision(revision("full")))));
         ServerFsException e = assertThrows(
                 ServerFsException.class,
-                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "full", revision("full"))));
+                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "full", new Revision(revision("full")))));
         assertFalse(e.getMessage().contains("hidden-secret"), "the interior is never named");
         assertTrue(Files.exists(root.resolve("full/.hidden-secret")));
 
@@ -484,8 +489,9 @@ class MutationToolsIT {
         String rev = revision("empty");
         assertCode(
                 ErrorCode.REVISION_CONFLICT,
-                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "empty", "v1:0000000000000000")));
-        var out = rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "empty", rev));
+                () -> rmdir.deleteDirectory(
+                        new DeleteDirectoryCommand("rw", "empty", new Revision("v1:0000000000000000"))));
+        var out = rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "empty", new Revision(rev)));
         assertTrue(out.deleted());
         assertEquals(rev, out.revisionDeleted());
         assertFalse(Files.exists(root.resolve("empty")));
@@ -498,13 +504,13 @@ class MutationToolsIT {
         Files.createSymbolicLink(root.resolve("link"), root.resolve("real"));
         assertCode(
                 ErrorCode.NOT_A_DIRECTORY,
-                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "f", revision("f"))));
+                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "f", new Revision(revision("f")))));
         assertCode(
                 ErrorCode.SYMLINK_NOT_ALLOWED,
-                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "link", revision("link"))));
+                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "link", new Revision(revision("link")))));
         assertCode(
                 ErrorCode.PATH_NOT_FOUND,
-                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "gone", "v1:0")));
+                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "gone", new Revision("v1:0"))));
         assertTrue(Files.isSymbolicLink(root.resolve("link")));
         assertTrue(Files.isDirectory(root.resolve("real")));
     }
@@ -525,9 +531,9 @@ class MutationToolsIT {
         List<Executable> all = List.of(
                 () -> create.createTextFile(new CreateTextFileCommand("rw", "n.txt", "x")),
                 () -> edit("e.txt", fileRev, new TextEdit("a", "b", 1)),
-                () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "e.txt", fileRev)),
+                () -> deleteFile.deleteFile(new DeleteFileCommand("rw", "e.txt", new Revision(fileRev))),
                 () -> mkdir.createDirectory(new CreateDirectoryCommand("rw", "n")),
-                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "d", dirRev)));
+                () -> rmdir.deleteDirectory(new DeleteDirectoryCommand("rw", "d", new Revision(dirRev))));
         try (ForeignFlock holder = ForeignFlock.hold(locks.resolve("01.lock"))) {
             for (Executable call : all) {
                 assertCode(ErrorCode.WORKDIR_BUSY, call);
@@ -557,7 +563,7 @@ class MutationToolsIT {
         assertEquals(
                 "@@ -1 +1 @@\n-a\n+b\n",
                 edit.editTextFile(new EditTextFileCommand(
-                                "rw", "e.txt", fileRev, List.of(new TextEdit("a", "b", 1)), true))
+                                "rw", "e.txt", new Revision(fileRev), List.of(new TextEdit("a", "b", 1)), true))
                         .diff());
     }
 }

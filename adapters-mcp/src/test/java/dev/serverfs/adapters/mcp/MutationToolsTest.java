@@ -55,7 +55,8 @@ class MutationToolsTest {
         };
         DeleteFileUseCase deleteFile = c -> {
             commands.add(c);
-            return new DeleteFileUseCase.DeletedFile("rw", c.path(), true, 7, c.expectedRevision());
+            return new DeleteFileUseCase.DeletedFile(
+                    "rw", c.path(), true, 7, c.expectedRevision().token());
         };
         CreateDirectoryUseCase mkdir = c -> {
             commands.add(c);
@@ -63,7 +64,8 @@ class MutationToolsTest {
         };
         DeleteDirectoryUseCase rmdir = c -> {
             commands.add(c);
-            return new DeleteDirectoryUseCase.DeletedDirectory("rw", c.path(), true, c.expectedRevision());
+            return new DeleteDirectoryUseCase.DeletedDirectory(
+                    "rw", c.path(), true, c.expectedRevision().token());
         };
         List<McpTool> tools = new FilesystemMutationTools(create, edit, deleteFile, mkdir, rmdir).definitions();
         return new ToolInvoker(new ToolRegistry(tools, EnumSet.allOf(ToolSurface.class)), audit);

@@ -42,6 +42,7 @@ import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.ResultChunk;
 import dev.serverfs.domain.task.ResultStorage;
 import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.StoredManifest;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskEvent;
@@ -384,7 +385,8 @@ class ToolWireGoldenTest {
     private DeleteFileUseCase deleteFile() {
         return c -> {
             inputs.add(c.toString());
-            return new DeleteFileUseCase.DeletedFile("rw", c.path(), true, 7, c.expectedRevision());
+            return new DeleteFileUseCase.DeletedFile(
+                    "rw", c.path(), true, 7, c.expectedRevision().token());
         };
     }
 
@@ -398,7 +400,8 @@ class ToolWireGoldenTest {
     private DeleteDirectoryUseCase deleteDirectory() {
         return c -> {
             inputs.add(c.toString());
-            return new DeleteDirectoryUseCase.DeletedDirectory("rw", c.path(), true, c.expectedRevision());
+            return new DeleteDirectoryUseCase.DeletedDirectory(
+                    "rw", c.path(), true, c.expectedRevision().token());
         };
     }
 
@@ -433,7 +436,7 @@ class ToolWireGoldenTest {
         boolean succeeded = status == TaskStatus.SUCCEEDED;
         return new Task(
                 id,
-                "codex",
+                RuntimeName.fromWire("codex").orElseThrow(),
                 new WorkdirAlias("scratch"),
                 3,
                 "sub",
@@ -476,11 +479,14 @@ class ToolWireGoldenTest {
                                 InFlightRecovery.SESSION_RESUME),
                         RuntimeInfo.unavailable("gone")),
                 (SubmitAgentTaskUseCase) c -> {
-                    inputs.add("submit " + c.runtime() + " " + c.workdir() + " " + c.prompt() + " " + c.path() + " "
-                            + c.profile() + " " + c.continueFromTaskId() + " " + c.correlationId() + " "
-                            + c.idempotencyKey());
+                    // the caller's text as the command holds it, parsed or refused
+                    inputs.add("submit " + c.runtime().fold(RuntimeName::wire, raw -> raw) + " " + c.workdir() + " "
+                            + c.prompt() + " " + c.path() + " " + c.profile().fold(TaskProfile::wire, raw -> raw) + " "
+                            + c.continueFromTaskId() + " "
+                            + c.correlationId().fold(CorrelationId::wire, Optional::of) + " "
+                            + c.idempotencyKey().fold(IdempotencyKey::wire, Optional::of));
                     Task t = task(TASK, TaskStatus.QUEUED);
-                    return c.idempotencyKey().isPresent()
+                    return c.idempotencyKey().fold(Optional::isPresent, raw -> true)
                             ? new SubmitAgentTaskUseCase.Submission.Replayed(TaskHandle.of(t))
                             : new SubmitAgentTaskUseCase.Submission.Created(TaskHandle.of(new Task(
                                     t.id(),

@@ -58,7 +58,8 @@ public final class AgentTaskGauges {
         long oldest = 0;
         long now = clock.millis();
         for (Task t : store.list(false)) {
-            counts.merge(Tags.of("status", t.status().wire(), "runtime", t.runtime()), 1, Integer::sum);
+            counts.merge(
+                    Tags.of("status", t.status().wire(), "runtime", t.runtime().wire()), 1, Integer::sum);
             if (t.status().isWaiting()) {
                 waitingNow++;
                 Instant since = t.pendingRequestId()

@@ -26,6 +26,7 @@ public final class SqliteTaskStores implements AutoCloseable {
     // The operator listing shows these columns as stored, without the converters: a row another version wrote stays
     // visible instead of failing the whole listing.
     private static final Field<String> RAW_TASK_ID = TASKS.TASK_ID.coerce(String.class);
+    private static final Field<String> RAW_RUNTIME = TASKS.RUNTIME.coerce(String.class);
     private static final Field<String> RAW_PROFILE = TASKS.PROFILE.coerce(String.class);
     private static final Field<String> RAW_STATUS = TASKS.STATUS.coerce(String.class);
 
@@ -85,7 +86,7 @@ public final class SqliteTaskStores implements AutoCloseable {
                 }
                 return dsl.select(
                                 RAW_TASK_ID,
-                                TASKS.RUNTIME,
+                                RAW_RUNTIME,
                                 TASKS.WORKDIR_ALIAS,
                                 RAW_PROFILE,
                                 RAW_STATUS,
@@ -103,7 +104,7 @@ public final class SqliteTaskStores implements AutoCloseable {
     private static TaskSummary summary(Record row) {
         return new TaskSummary(
                 row.get(RAW_TASK_ID),
-                row.get(TASKS.RUNTIME),
+                row.get(RAW_RUNTIME),
                 row.get(TASKS.WORKDIR_ALIAS),
                 row.get(RAW_PROFILE),
                 row.get(RAW_STATUS),

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.sun.security.auth.module.UnixSystem;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
 import dev.serverfs.domain.task.TaskStatus;
@@ -479,7 +480,7 @@ class SqliteTaskDatabaseTest {
     private static int insertTask(DSLContext dsl, String id, String idempotencyKey) {
         return dsl.insertInto(TASKS)
                 .set(TASKS.TASK_ID, new TaskId(id))
-                .set(TASKS.RUNTIME, "codex")
+                .set(TASKS.RUNTIME, RuntimeName.fromWire("codex").orElseThrow())
                 .set(TASKS.WORKDIR_ALIAS, "docs")
                 .set(TASKS.WORKDIR_SLOT, 1)
                 .set(TASKS.RELATIVE_CWD, ".")

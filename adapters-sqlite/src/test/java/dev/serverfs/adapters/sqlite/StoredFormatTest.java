@@ -17,6 +17,7 @@ import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.ResultStorage;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskEvent;
 import dev.serverfs.domain.task.TaskProfile;
@@ -109,7 +110,7 @@ class StoredFormatTest {
     private static void writeScenario(TaskStore store) {
         Task queued = Task.queued(
                 taskId(1),
-                "codex",
+                RuntimeName.fromWire("codex").orElseThrow(),
                 new WorkdirAlias("docs"),
                 3,
                 ".",

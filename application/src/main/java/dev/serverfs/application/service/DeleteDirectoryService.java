@@ -3,7 +3,6 @@ package dev.serverfs.application.service;
 import dev.serverfs.application.port.in.DeleteDirectoryUseCase;
 import dev.serverfs.application.port.out.WorkdirMutations;
 import dev.serverfs.domain.file.FileStat;
-import dev.serverfs.domain.file.Revision;
 import java.util.Objects;
 
 /** {@code delete_directory} as reference §2.13: physically empty only, never recursive, revision-guarded. */
@@ -21,9 +20,7 @@ public final class DeleteDirectoryService implements DeleteDirectoryUseCase {
     public DeletedDirectory deleteDirectory(DeleteDirectoryCommand command) {
         MutationGate.Target target = gate.target(command.workdir(), command.path());
         FileStat deleted = gate.run(
-                target,
-                () -> mutations.deleteDirectory(
-                        target.workdir(), target.path(), new Revision(command.expectedRevision())));
+                target, () -> mutations.deleteDirectory(target.workdir(), target.path(), command.expectedRevision()));
         return new DeletedDirectory(
                 command.workdir(), command.path(), true, deleted.revision().token());
     }

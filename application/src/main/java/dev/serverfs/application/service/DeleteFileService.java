@@ -3,7 +3,6 @@ package dev.serverfs.application.service;
 import dev.serverfs.application.port.in.DeleteFileUseCase;
 import dev.serverfs.application.port.out.WorkdirMutations;
 import dev.serverfs.domain.file.FileStat;
-import dev.serverfs.domain.file.Revision;
 import java.util.Objects;
 
 /** {@code delete_file} as reference §2.11: regular files only, revision checked on the descriptor and the name. */
@@ -21,8 +20,7 @@ public final class DeleteFileService implements DeleteFileUseCase {
     public DeletedFile deleteFile(DeleteFileCommand command) {
         MutationGate.Target target = gate.target(command.workdir(), command.path());
         FileStat deleted = gate.run(
-                target,
-                () -> mutations.deleteFile(target.workdir(), target.path(), new Revision(command.expectedRevision())));
+                target, () -> mutations.deleteFile(target.workdir(), target.path(), command.expectedRevision()));
         return new DeletedFile(
                 command.workdir(),
                 command.path(),

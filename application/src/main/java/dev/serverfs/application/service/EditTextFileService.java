@@ -7,7 +7,6 @@ import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.file.EditedText;
 import dev.serverfs.domain.file.FileStat;
-import dev.serverfs.domain.file.Revision;
 import dev.serverfs.domain.file.TextEdits;
 import dev.serverfs.domain.workdir.ServerLimits;
 import java.io.ByteArrayOutputStream;
@@ -47,7 +46,7 @@ public final class EditTextFileService implements EditTextFileUseCase {
         try (ReplaceableFile file = mutations.openForReplace(target.workdir(), target.path())) {
             FileStat before = file.stat();
             String revisionBefore = before.revision().token();
-            if (!before.revision().equals(new Revision(command.expectedRevision()))) {
+            if (!before.revision().equals(command.expectedRevision())) {
                 throw new ServerFsException(
                         ErrorCode.REVISION_CONFLICT, label, "the file changed since expected_revision was read");
             }

@@ -75,7 +75,7 @@ public final class UploadBinaryFileService implements UploadBinaryFileUseCase {
                     created.revision().token(),
                     MimeTypes.guess(target.path().name()));
         }
-        Revision expected = new Revision(command.expectedRevision().get());
+        Revision expected = command.expectedRevision().get();
         return gate.run(target, () -> replace(target, expected, bytes, sha256, command));
     }
 

@@ -122,7 +122,7 @@ final class AgentHarness implements AutoCloseable {
     }
 
     static SubmitAgentTaskCommand command(String prompt, Optional<String> key) {
-        return new SubmitAgentTaskCommand(
+        return SubmitAgentTaskCommand.parse(
                 "fake", "docs", prompt, "src", "workspace-write", Optional.empty(), Optional.of("conv-1"), key);
     }
 

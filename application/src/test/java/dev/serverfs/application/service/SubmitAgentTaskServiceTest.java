@@ -5,6 +5,7 @@ import static dev.serverfs.application.service.AgentHarness.command;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.Submission;
@@ -12,6 +13,7 @@ import dev.serverfs.application.port.in.SubmitAgentTaskUseCase.SubmitAgentTaskCo
 import dev.serverfs.application.port.in.TaskHandle;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
@@ -119,7 +121,7 @@ class SubmitAgentTaskServiceTest {
         Task first = h.submitted("prompt", Optional.of("k"));
         Optional<String> k = Optional.of("k");
         List<SubmitAgentTaskCommand> changed = List.of(
-                new SubmitAgentTaskCommand(
+                SubmitAgentTaskCommand.parse(
                         "codex",
                         "docs",
                         "prompt",
@@ -128,7 +130,7 @@ class SubmitAgentTaskServiceTest {
                         Optional.empty(),
                         Optional.of("conv-1"),
                         k),
-                new SubmitAgentTaskCommand(
+                SubmitAgentTaskCommand.parse(
                         "fake",
                         "notes",
                         "prompt",
@@ -137,7 +139,7 @@ class SubmitAgentTaskServiceTest {
                         Optional.empty(),
                         Optional.of("conv-1"),
                         k),
-                new SubmitAgentTaskCommand(
+                SubmitAgentTaskCommand.parse(
                         "fake",
                         "docs",
                         "prompt!",
@@ -146,22 +148,22 @@ class SubmitAgentTaskServiceTest {
                         Optional.empty(),
                         Optional.of("conv-1"),
                         k),
-                new SubmitAgentTaskCommand(
+                SubmitAgentTaskCommand.parse(
                         "fake", "docs", "prompt", "lib", "workspace-write", Optional.empty(), Optional.of("conv-1"), k),
-                new SubmitAgentTaskCommand(
+                SubmitAgentTaskCommand.parse(
                         "fake", "docs", "prompt", "src", "review", Optional.empty(), Optional.of("conv-1"), k),
-                new SubmitAgentTaskCommand(
+                SubmitAgentTaskCommand.parse(
                         "fake",
                         "docs",
                         "prompt",
                         "src",
                         "workspace-write",
-                        Optional.of(TaskId.fromHex("f".repeat(24))),
+                        Optional.of(TaskId.fromHex("f".repeat(24)).value()),
                         Optional.of("conv-1"),
                         k),
-                new SubmitAgentTaskCommand(
+                SubmitAgentTaskCommand.parse(
                         "fake", "docs", "prompt", "src", "workspace-write", Optional.empty(), Optional.of("conv-2"), k),
-                new SubmitAgentTaskCommand(
+                SubmitAgentTaskCommand.parse(
                         "fake", "docs", "prompt", "src", "workspace-write", Optional.empty(), Optional.empty(), k));
         for (SubmitAgentTaskCommand c : changed) {
             assertCode(ErrorCode.AGENT_IDEMPOTENCY_CONFLICT, () -> h.submit.submit(c));
@@ -170,7 +172,7 @@ class SubmitAgentTaskServiceTest {
         assertEquals(
                 first.id(),
                 h.submit
-                        .submit(new SubmitAgentTaskCommand(
+                        .submit(SubmitAgentTaskCommand.parse(
                                 "fake",
                                 "docs",
                                 "prompt",
@@ -208,15 +210,15 @@ class SubmitAgentTaskServiceTest {
     void authorization_and_validation_codes() {
         assertCode(
                 ErrorCode.WORKDIR_NOT_FOUND,
-                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                () -> h.submit.submit(SubmitAgentTaskCommand.parse(
                         "fake", "nope", "p", "", "review", Optional.empty(), Optional.empty(), Optional.empty())));
         assertCode(
                 ErrorCode.AGENT_DISABLED,
-                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                () -> h.submit.submit(SubmitAgentTaskCommand.parse(
                         "fake", "off", "p", "", "review", Optional.empty(), Optional.empty(), Optional.empty())));
         assertCode(
                 ErrorCode.AGENT_RUNTIME_NOT_ALLOWED,
-                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                () -> h.submit.submit(SubmitAgentTaskCommand.parse(
                         "claude",
                         "docs",
                         "p",
@@ -227,7 +229,7 @@ class SubmitAgentTaskServiceTest {
                         Optional.empty())));
         assertCode(
                 ErrorCode.AGENT_PROFILE_NOT_ALLOWED,
-                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                () -> h.submit.submit(SubmitAgentTaskCommand.parse(
                         "fake",
                         "notes",
                         "p",
@@ -239,11 +241,11 @@ class SubmitAgentTaskServiceTest {
         // issue 25: a native runtime may review (its child sees the workdir read-only); here it is merely not installed
         assertCode(
                 ErrorCode.AGENT_RUNTIME_UNAVAILABLE,
-                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                () -> h.submit.submit(SubmitAgentTaskCommand.parse(
                         "codex", "notes", "p", "", "review", Optional.empty(), Optional.empty(), Optional.empty())));
         assertCode(
                 ErrorCode.AGENT_RUNTIME_UNAVAILABLE,
-                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                () -> h.submit.submit(SubmitAgentTaskCommand.parse(
                         "codex",
                         "docs",
                         "p",
@@ -255,7 +257,7 @@ class SubmitAgentTaskServiceTest {
         // The path goes through the workdir's path policy once (issue 11 §1): the code MCP clients always got.
         assertCode(
                 ErrorCode.PATH_OUTSIDE_WORKDIR,
-                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                () -> h.submit.submit(SubmitAgentTaskCommand.parse(
                         "fake",
                         "docs",
                         "p",
@@ -266,7 +268,7 @@ class SubmitAgentTaskServiceTest {
                         Optional.empty())));
         assertCode(
                 ErrorCode.AGENT_PROMPT_TOO_LARGE,
-                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                () -> h.submit.submit(SubmitAgentTaskCommand.parse(
                         "fake",
                         "docs",
                         "x".repeat(65_537),
@@ -277,7 +279,7 @@ class SubmitAgentTaskServiceTest {
                         Optional.empty())));
         assertCode(
                 ErrorCode.INVALID_REQUEST,
-                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                () -> h.submit.submit(SubmitAgentTaskCommand.parse(
                         "fake",
                         "docs",
                         "p",
@@ -288,16 +290,125 @@ class SubmitAgentTaskServiceTest {
                         Optional.empty())));
         assertCode(
                 ErrorCode.AGENT_TASK_NOT_FOUND,
-                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                () -> h.submit.submit(SubmitAgentTaskCommand.parse(
                         "fake",
                         "docs",
                         "p",
                         "",
                         "workspace-write",
-                        Optional.of(TaskId.fromHex("a".repeat(24))),
+                        Optional.of(TaskId.fromHex("a".repeat(24)).value()),
                         Optional.empty(),
                         Optional.empty())));
         assertEquals(0, h.leases.acquisitions.get());
+        assertTrue(h.store.list(true).isEmpty());
+    }
+
+    /**
+     * Several faults at once: the refusal is the first in the reference's order (§3.2's checks, then §4.3's), each
+     * field parsed once up front, keyed or not. A keyed request with a refused field has no fingerprint, so it falls
+     * through to the same order.
+     */
+    @Test
+    void with_several_faults_the_first_in_the_reference_order_is_reported() {
+        h.directories.refuse("docs", "gone", ErrorCode.PATH_NOT_FOUND);
+        String big = "x".repeat(65_537);
+        Optional<String> badCorrelation = Optional.of("bad\n");
+        Optional<String> emptyKey = Optional.of("");
+        Optional<String> unknownTask =
+                Optional.of(TaskId.fromHex("a".repeat(24)).value());
+        record Case(ErrorCode code, String message, SubmitAgentTaskCommand command) {}
+        List<Case> cases = List.of(
+                new Case(
+                        ErrorCode.WORKDIR_NOT_FOUND,
+                        null,
+                        SubmitAgentTaskCommand.parse(
+                                "qoder", "nope", big, "../x", "bogus", unknownTask, badCorrelation, emptyKey)),
+                new Case(
+                        ErrorCode.AGENT_DISABLED,
+                        null,
+                        SubmitAgentTaskCommand.parse(
+                                "qoder", "off", big, "../x", "bogus", unknownTask, badCorrelation, emptyKey)),
+                new Case(
+                        ErrorCode.AGENT_RUNTIME_NOT_ALLOWED,
+                        "qoder is not allowed for docs",
+                        SubmitAgentTaskCommand.parse(
+                                "qoder", "docs", big, "../x", "bogus", unknownTask, badCorrelation, emptyKey)),
+                new Case(
+                        ErrorCode.AGENT_PROFILE_NOT_ALLOWED,
+                        "unknown profile",
+                        SubmitAgentTaskCommand.parse(
+                                "fake", "docs", big, "../x", "bogus", unknownTask, badCorrelation, emptyKey)),
+                new Case(
+                        ErrorCode.PATH_OUTSIDE_WORKDIR,
+                        null,
+                        SubmitAgentTaskCommand.parse(
+                                "fake", "docs", big, "../x", "workspace-write", unknownTask, badCorrelation, emptyKey)),
+                new Case(
+                        ErrorCode.PATH_NOT_FOUND,
+                        null,
+                        SubmitAgentTaskCommand.parse(
+                                "fake", "docs", big, "gone", "workspace-write", unknownTask, badCorrelation, emptyKey)),
+                new Case(
+                        ErrorCode.INVALID_REQUEST,
+                        "correlation_id must not contain control characters",
+                        SubmitAgentTaskCommand.parse(
+                                "fake", "docs", big, "src", "workspace-write", unknownTask, badCorrelation, emptyKey)),
+                new Case(
+                        ErrorCode.INVALID_REQUEST,
+                        "idempotency_key must not be empty",
+                        SubmitAgentTaskCommand.parse(
+                                "fake",
+                                "docs",
+                                big,
+                                "src",
+                                "workspace-write",
+                                unknownTask,
+                                Optional.empty(),
+                                emptyKey)),
+                new Case(
+                        ErrorCode.AGENT_PROMPT_TOO_LARGE,
+                        null,
+                        SubmitAgentTaskCommand.parse(
+                                "codex",
+                                "docs",
+                                big,
+                                "src",
+                                "workspace-write",
+                                unknownTask,
+                                Optional.empty(),
+                                Optional.empty())),
+                new Case(
+                        ErrorCode.AGENT_TASK_NOT_FOUND,
+                        null,
+                        SubmitAgentTaskCommand.parse(
+                                "codex",
+                                "docs",
+                                "p",
+                                "src",
+                                "workspace-write",
+                                unknownTask,
+                                Optional.empty(),
+                                Optional.of("k"))),
+                new Case(
+                        ErrorCode.AGENT_RUNTIME_UNAVAILABLE,
+                        null,
+                        SubmitAgentTaskCommand.parse(
+                                "codex",
+                                "docs",
+                                "p",
+                                "src",
+                                "workspace-write",
+                                Optional.empty(),
+                                Optional.empty(),
+                                Optional.of("k"))));
+        for (Case c : cases) {
+            ServerFsException e = assertThrows(ServerFsException.class, () -> h.submit.submit(c.command()));
+            assertEquals(c.code(), e.code(), c.toString());
+            if (c.message() != null) {
+                assertEquals(c.message(), e.getMessage());
+            }
+        }
+        assertEquals(0, h.directories.held(), "every refused submit released what it held");
         assertTrue(h.store.list(true).isEmpty());
     }
 
@@ -305,12 +416,12 @@ class SubmitAgentTaskServiceTest {
     void review_tasks_take_no_lease_and_the_active_limit_holds() {
         blockTurns();
         for (int i = 0; i < 4; i++) {
-            h.submit.submit(new SubmitAgentTaskCommand(
+            h.submit.submit(SubmitAgentTaskCommand.parse(
                     "fake", "notes", "p" + i, "", "review", Optional.empty(), Optional.empty(), Optional.empty()));
         }
         assertCode(
                 ErrorCode.AGENT_TASK_LIMIT_REACHED,
-                () -> h.submit.submit(new SubmitAgentTaskCommand(
+                () -> h.submit.submit(SubmitAgentTaskCommand.parse(
                         "fake", "notes", "p", "", "review", Optional.empty(), Optional.empty(), Optional.empty())));
         assertEquals(0, h.leases.acquisitions.get());
     }

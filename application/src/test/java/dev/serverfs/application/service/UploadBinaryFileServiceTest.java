@@ -94,7 +94,7 @@ class UploadBinaryFileServiceTest {
             Optional<OpenAiFile> file,
             boolean overwrite,
             Optional<String> revision) {
-        return new UploadBinaryFileCommand(workdir, path, data, file, overwrite, revision);
+        return new UploadBinaryFileCommand(workdir, path, data, file, overwrite, revision.map(Revision::new));
     }
 
     private ErrorCode refused(UploadBinaryFileCommand command) {

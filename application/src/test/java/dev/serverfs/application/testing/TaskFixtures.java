@@ -7,6 +7,7 @@ import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RequestId;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.StoredManifest;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
@@ -19,6 +20,9 @@ import java.util.Optional;
 
 /** Builders of valid tasks and requests for tests; times have microsecond precision like the SQLite store. */
 public final class TaskFixtures {
+    /** The test-only runtime every fixture task runs. */
+    public static final RuntimeName FAKE = RuntimeName.fromWire("fake").orElseThrow();
+
     /** 2026-01-02T03:04:05.123456Z. */
     public static final Instant T0 = Instant.parse("2026-01-02T03:04:05.123456Z");
 
@@ -45,7 +49,7 @@ public final class TaskFixtures {
     public static Task queued(int n, Optional<String> idempotencyKey) {
         return Task.queued(
                 taskId(n),
-                "fake",
+                FAKE,
                 new WorkdirAlias("docs"),
                 1 + (n % 16),
                 "src/main",

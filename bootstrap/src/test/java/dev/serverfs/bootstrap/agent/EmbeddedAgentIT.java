@@ -121,7 +121,7 @@ class EmbeddedAgentIT {
         TaskId waiting;
         try (EmbeddedAgent agent =
                 EmbeddedAgent.start(config(state, locks), workdirs(root), List.of(), child, Clock.systemUTC(), "t")) {
-            SubmitAgentTaskCommand command = new SubmitAgentTaskCommand(
+            SubmitAgentTaskCommand command = SubmitAgentTaskCommand.parse(
                     "fake",
                     "docs",
                     "hello",
@@ -143,7 +143,7 @@ class EmbeddedAgentIT {
 
             waiting = submitWhenSlotFree(
                     agent,
-                    new SubmitAgentTaskCommand(
+                    SubmitAgentTaskCommand.parse(
                             "fake",
                             "docs",
                             "wait:",
@@ -215,7 +215,7 @@ class EmbeddedAgentIT {
                 try {
                     id = agent.useCases()
                             .submit()
-                            .submit(new SubmitAgentTaskCommand(
+                            .submit(SubmitAgentTaskCommand.parse(
                                     "fake",
                                     "docs",
                                     "wait:",

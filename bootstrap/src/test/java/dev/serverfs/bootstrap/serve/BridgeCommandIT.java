@@ -196,7 +196,7 @@ class BridgeCommandIT {
         TaskId id;
         try (ServeProcess bridge = BridgeProcess.startReady(env)) {
             BridgeClient client = client(env);
-            id = client.submit(new SubmitAgentTaskCommand(
+            id = client.submit(SubmitAgentTaskCommand.parse(
                             "fake",
                             "proj",
                             "wait:",

@@ -9,6 +9,7 @@ import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.bootstrap.ServerFsMain;
 import dev.serverfs.bootstrap.launch.ServerFsProcess;
 import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.StoredManifest;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
@@ -150,7 +151,7 @@ class TasksCommandTest {
     private static Task task(int n, Instant createdAt) {
         return Task.queued(
                 id(n),
-                "codex",
+                RuntimeName.fromWire("codex").orElseThrow(),
                 new WorkdirAlias("docs"),
                 1,
                 ".",

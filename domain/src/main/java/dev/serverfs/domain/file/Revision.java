@@ -9,7 +9,9 @@ import java.util.Objects;
 /**
  * An opaque file revision token: {@code v1:} + the first 16 hex digits of SHA-256 over
  * {@code dev:ino:mode:uid:gid:size:mtime_ns:ctime_ns:nlink} in decimal (contract reference §2.0). It changes on
- * any content or metadata change and is stable while the inode is untouched.
+ * any content or metadata change and is stable while the inode is untouched. As a caller's {@code
+ * expected_revision} any text is a token (the contract keeps it opaque): one no file has is a {@code
+ * REVISION_CONFLICT} where it is compared.
  */
 public record Revision(String token) {
 

@@ -26,21 +26,44 @@ public final class AgentAccessPolicy {
         }
     }
 
-    public static Grant authorize(Workdirs workdirs, String alias, String runtime, String profileWire) {
+    /**
+     * Authorises a submit whose runtime and profile were parsed from the caller's text ({@link #runtime}, {@link
+     * #profile}): each refusal surfaces at its place in the order above.
+     */
+    public static Grant authorize(
+            Workdirs workdirs, String alias, Parsed<RuntimeName> runtime, Parsed<TaskProfile> profileChoice) {
         Workdir workdir = workdirs.require(alias);
         AgentMode mode = workdir.policy().agentMode();
         if (mode == AgentMode.DISABLED) {
             throw new ServerFsException(ErrorCode.AGENT_DISABLED, "Agent delegation is disabled for " + alias);
         }
-        if (!workdir.policy().agentRuntimes().contains(runtime)) {
-            throw new ServerFsException(ErrorCode.AGENT_RUNTIME_NOT_ALLOWED, runtime + " is not allowed for " + alias);
+        String name = runtime.get().wire();
+        if (!workdir.policy().agentRuntimes().contains(name)) {
+            throw notAllowed(name, alias);
         }
-        TaskProfile profile = TaskProfile.fromWire(profileWire)
-                .orElseThrow(() -> new ServerFsException(ErrorCode.AGENT_PROFILE_NOT_ALLOWED, "unknown profile"));
+        TaskProfile profile = profileChoice.get();
         if (profile.rank() > mode.rank() || (profile.holdsWriterLease() && !workdir.readWrite())) {
             throw new ServerFsException(
                     ErrorCode.AGENT_PROFILE_NOT_ALLOWED, profile.wire() + " is not allowed for " + alias);
         }
         return new Grant(workdir, profile);
+    }
+
+    /** The caller's runtime for a submit to {@code alias}: a name that is no runtime is allowed nowhere. */
+    public static Parsed<RuntimeName> runtime(String wire, String alias) {
+        return Parsed.of(wire, () -> RuntimeName.fromWire(wire).orElseThrow(() -> notAllowed(wire, alias)));
+    }
+
+    /** The caller's profile: an unknown one is {@code AGENT_PROFILE_NOT_ALLOWED}. */
+    public static Parsed<TaskProfile> profile(String wire) {
+        return Parsed.of(
+                wire,
+                () -> TaskProfile.fromWire(wire)
+                        .orElseThrow(
+                                () -> new ServerFsException(ErrorCode.AGENT_PROFILE_NOT_ALLOWED, "unknown profile")));
+    }
+
+    private static ServerFsException notAllowed(String runtime, String alias) {
+        return new ServerFsException(ErrorCode.AGENT_RUNTIME_NOT_ALLOWED, runtime + " is not allowed for " + alias);
     }
 }

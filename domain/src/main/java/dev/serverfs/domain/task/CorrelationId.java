@@ -17,10 +17,6 @@ public record CorrelationId(String value) {
         }
     }
 
-    public static boolean isValid(String value) {
-        return value != null && CallerText.violation(value, "correlation_id") == null;
-    }
-
     /** Parses caller input: a value that breaks a rule is {@code INVALID_REQUEST}. */
     public static Optional<CorrelationId> parse(Optional<String> value) {
         return value.map(v -> CallerText.parse(() -> new CorrelationId(v)));

@@ -17,10 +17,6 @@ public record IdempotencyKey(String value) {
         }
     }
 
-    public static boolean isValid(String value) {
-        return value != null && violation(value) == null;
-    }
-
     /** Parses caller input: an empty key or one that breaks a rule is {@code INVALID_REQUEST}. */
     public static Optional<IdempotencyKey> parse(Optional<String> value) {
         return value.map(v -> CallerText.parse(() -> new IdempotencyKey(v)));

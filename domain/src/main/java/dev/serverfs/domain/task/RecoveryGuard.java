@@ -41,7 +41,7 @@ public record RecoveryGuard(
         return new RecoveryGuard(
                 task.workdirSlot(),
                 task.id(),
-                task.runtime(),
+                task.runtime().wire(),
                 task.workdirAlias().value(),
                 task.correlationId(),
                 task.nativeIds(),

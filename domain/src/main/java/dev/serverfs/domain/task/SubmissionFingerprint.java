@@ -15,7 +15,7 @@ public final class SubmissionFingerprint {
     private SubmissionFingerprint() {}
 
     public static String of(
-            String runtime,
+            RuntimeName runtime,
             String workdir,
             String normalizedPath,
             TaskProfile profile,
@@ -23,7 +23,7 @@ public final class SubmissionFingerprint {
             Optional<TaskId> continueFromTaskId,
             Optional<CorrelationId> correlationId) {
         JsonValue inputs = JsonValue.object()
-                .put("runtime", runtime)
+                .put("runtime", runtime.wire())
                 .put("workdir", workdir)
                 .put("path", normalizedPath)
                 .put("profile", profile.wire())

@@ -19,7 +19,7 @@ import java.util.Optional;
  */
 public record Task(
         TaskId id,
-        String runtime,
+        RuntimeName runtime,
         WorkdirAlias workdirAlias,
         int workdirSlot,
         String relativeCwd,
@@ -62,9 +62,6 @@ public record Task(
         Objects.requireNonNull(manifest, "manifest");
         Objects.requireNonNull(failure, "failure");
         Objects.requireNonNull(pendingRequestId, "pendingRequestId");
-        if (runtime.isEmpty()) {
-            throw new IllegalArgumentException("runtime must not be empty");
-        }
         if (workdirSlot < 1 || workdirSlot > 16) {
             throw new IllegalArgumentException("workdirSlot must be 1..16");
         }
@@ -110,7 +107,7 @@ public record Task(
     /** A new task in {@code queued}, as inserted by submit. */
     public static Task queued(
             TaskId id,
-            String runtime,
+            RuntimeName runtime,
             WorkdirAlias workdirAlias,
             int workdirSlot,
             String relativeCwd,

@@ -39,6 +39,9 @@ class AgentAccessPolicyTest {
         "off, claude, bogus, AGENT_DISABLED",
         "rw, claude, review, AGENT_RUNTIME_NOT_ALLOWED",
         "rw, claude, bogus, AGENT_RUNTIME_NOT_ALLOWED",
+        "nope, qoder, bogus, WORKDIR_NOT_FOUND",
+        "off, qoder, bogus, AGENT_DISABLED",
+        "rw, qoder, bogus, AGENT_RUNTIME_NOT_ALLOWED",
         "rw, fake, bogus, AGENT_PROFILE_NOT_ALLOWED",
         "rev, fake, workspace-write, AGENT_PROFILE_NOT_ALLOWED",
         "ro, fake, workspace-write, AGENT_PROFILE_NOT_ALLOWED",
@@ -51,11 +54,14 @@ class AgentAccessPolicyTest {
         "rev, fake, review, OK",
         "ro, fake, review, OK"
     })
-    void checks_in_the_contract_order(String alias, String runtime, String profile, String expected) {
+    void checks_in_the_contract_order(String alias, String runtimeWire, String profileWire, String expected) {
+        // the caller's text is parsed first; each refusal surfaces at its place in the order
+        Parsed<RuntimeName> runtime = AgentAccessPolicy.runtime(runtimeWire, alias);
+        Parsed<TaskProfile> profile = AgentAccessPolicy.profile(profileWire);
         if (expected.equals("OK")) {
             AgentAccessPolicy.Grant grant = AgentAccessPolicy.authorize(WORKDIRS, alias, runtime, profile);
             assertEquals(alias, grant.workdir().alias().value());
-            assertEquals(profile, grant.profile().wire());
+            assertEquals(profileWire, grant.profile().wire());
         } else {
             ServerFsException e = assertThrows(
                     ServerFsException.class, () -> AgentAccessPolicy.authorize(WORKDIRS, alias, runtime, profile));

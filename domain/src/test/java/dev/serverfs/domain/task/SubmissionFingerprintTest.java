@@ -16,7 +16,7 @@ class SubmissionFingerprintTest {
         assertEquals(
                 "4231d9d30938f7c78caa1780250a23394d680afc057d90b247c0b8cd4b3aff8d",
                 SubmissionFingerprint.of(
-                        "codex",
+                        runtime("codex"),
                         "docs",
                         "src/main",
                         TaskProfile.WORKSPACE_WRITE,
@@ -26,7 +26,7 @@ class SubmissionFingerprintTest {
         assertEquals(
                 "dba11f802df0b87c2d1371e7fee3a507b642be37d03707c7a69d41cb0ca4bf5f",
                 SubmissionFingerprint.of(
-                        "claude",
+                        runtime("claude"),
                         "docs",
                         "",
                         TaskProfile.REVIEW,
@@ -61,6 +61,10 @@ class SubmissionFingerprintTest {
 
     private static String fp(
             String r, String w, String p, TaskProfile prof, String prompt, Optional<TaskId> c, Optional<String> corr) {
-        return SubmissionFingerprint.of(r, w, p, prof, prompt, c, corr.map(CorrelationId::new));
+        return SubmissionFingerprint.of(runtime(r), w, p, prof, prompt, c, corr.map(CorrelationId::new));
+    }
+
+    private static RuntimeName runtime(String wire) {
+        return RuntimeName.fromWire(wire).orElseThrow();
     }
 }

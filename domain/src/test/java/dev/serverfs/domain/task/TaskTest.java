@@ -19,7 +19,7 @@ class TaskTest {
     static Task queued() {
         return Task.queued(
                 TaskId.fromHex("0".repeat(24)),
-                "fake",
+                RuntimeName.fromWire("fake").orElseThrow(),
                 new WorkdirAlias("docs"),
                 1,
                 "",

@@ -13,6 +13,7 @@ import dev.serverfs.application.port.in.UploadBinaryFileUseCase;
 import dev.serverfs.application.port.in.UploadBinaryFileUseCase.OpenAiFile;
 import dev.serverfs.application.port.in.UploadBinaryFileUseCase.UploadBinaryFileCommand;
 import dev.serverfs.application.port.in.UploadBinaryFileUseCase.UploadedBinaryFile;
+import dev.serverfs.domain.file.Revision;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -128,7 +129,7 @@ public final class BinaryTools {
                 Optional.ofNullable(p.dataBase64()),
                 Optional.ofNullable(p.file()).map(AttachedFile::toOpenAiFile),
                 Boolean.TRUE.equals(p.overwrite()),
-                Optional.ofNullable(p.expectedRevision())));
+                Optional.ofNullable(p.expectedRevision()).map(Revision::new)));
         return ToolResult.of(new Uploaded(
                         u.workdir(),
                         u.path(),

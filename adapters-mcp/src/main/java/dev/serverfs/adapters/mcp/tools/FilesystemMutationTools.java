@@ -21,6 +21,7 @@ import dev.serverfs.application.port.in.DeleteFileUseCase.DeletedFile;
 import dev.serverfs.application.port.in.EditTextFileUseCase;
 import dev.serverfs.application.port.in.EditTextFileUseCase.EditTextFileCommand;
 import dev.serverfs.application.port.in.EditTextFileUseCase.EditedTextFile;
+import dev.serverfs.domain.file.Revision;
 import dev.serverfs.domain.file.TextEdit;
 import java.util.List;
 import java.util.Objects;
@@ -122,7 +123,7 @@ public final class FilesystemMutationTools {
     private ToolResult editTextFile(EditTextFile p) {
         List<TextEdit> edits = p.edits().stream().map(Edit::toTextEdit).toList();
         EditedTextFile r = editTextFile.editTextFile(new EditTextFileCommand(
-                p.workdir(), p.path(), p.expectedRevision(), edits, Boolean.TRUE.equals(p.dryRun())));
+                p.workdir(), p.path(), new Revision(p.expectedRevision()), edits, Boolean.TRUE.equals(p.dryRun())));
         return ToolResult.of(r)
                 .withCounter("edit_count", r.editsApplied())
                 .withCounter("bytes_before", r.bytesBefore())
@@ -135,7 +136,8 @@ public final class FilesystemMutationTools {
     record DeleteFile(String workdir, String path, String expectedRevision) {}
 
     private ToolResult deleteFile(DeleteFile p) {
-        DeletedFile d = deleteFile.deleteFile(new DeleteFileCommand(p.workdir(), p.path(), p.expectedRevision()));
+        DeletedFile d =
+                deleteFile.deleteFile(new DeleteFileCommand(p.workdir(), p.path(), new Revision(p.expectedRevision())));
         return ToolResult.of(d)
                 .withCounter("bytes_deleted", d.bytesDeleted())
                 .withCounter("revision", d.revisionDeleted());
@@ -156,7 +158,7 @@ public final class FilesystemMutationTools {
 
     private ToolResult deleteDirectory(DeleteDirectory p) {
         DeletedDirectory d = deleteDirectory.deleteDirectory(
-                new DeleteDirectoryCommand(p.workdir(), p.path(), p.expectedRevision()));
+                new DeleteDirectoryCommand(p.workdir(), p.path(), new Revision(p.expectedRevision())));
         return ToolResult.of(d).withCounter("revision", d.revisionDeleted());
     }
 }

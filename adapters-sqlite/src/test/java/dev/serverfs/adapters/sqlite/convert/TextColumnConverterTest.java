@@ -9,11 +9,13 @@ import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.RequestStatus;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
 import dev.serverfs.domain.task.TaskStatus;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.jooq.Converter;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +27,10 @@ class TextColumnConverterTest {
         Map<Converter<String, ?>, List<?>> values = Map.of(
                 new TaskStatusConverter(), List.of(TaskStatus.values()),
                 new TaskProfileConverter(), List.of(TaskProfile.values()),
+                new RuntimeNameConverter(),
+                        Stream.of("codex", "claude", "fake")
+                                .map(w -> RuntimeName.fromWire(w).orElseThrow())
+                                .toList(),
                 new RequestStatusConverter(), List.of(RequestStatus.values()),
                 new InteractionKindConverter(), List.of(InteractionKind.values()),
                 new TaskIdConverter(), List.of(TaskId.fromHex("0123456789abcdef01234567")),
@@ -32,6 +38,9 @@ class TextColumnConverterTest {
         values.forEach((converter, domain) -> domain.forEach(value -> roundTrip(converter, value)));
         assertEquals("waiting_for_approval", new TaskStatusConverter().to(TaskStatus.WAITING_FOR_APPROVAL));
         assertEquals("workspace-write", new TaskProfileConverter().to(TaskProfile.WORKSPACE_WRITE));
+        assertEquals(
+                "codex",
+                new RuntimeNameConverter().to(RuntimeName.fromWire("codex").orElseThrow()));
         assertEquals(
                 "agt_0123456789abcdef01234567", new TaskIdConverter().to(TaskId.fromHex("0123456789abcdef01234567")));
     }
@@ -41,6 +50,7 @@ class TextColumnConverterTest {
         List<Converter<String, ?>> converters = List.of(
                 new TaskStatusConverter(),
                 new TaskProfileConverter(),
+                new RuntimeNameConverter(),
                 new RequestStatusConverter(),
                 new InteractionKindConverter(),
                 new TaskIdConverter(),

@@ -1,5 +1,6 @@
 package dev.serverfs.application.port.in;
 
+import dev.serverfs.domain.file.Revision;
 import java.util.Objects;
 
 /** {@code delete_file} (contract reference §2.11): one regular file, revision-guarded, permanent. */
@@ -7,7 +8,7 @@ public interface DeleteFileUseCase {
 
     DeletedFile deleteFile(DeleteFileCommand command);
 
-    record DeleteFileCommand(String workdir, String path, String expectedRevision) {
+    record DeleteFileCommand(String workdir, String path, Revision expectedRevision) {
         public DeleteFileCommand {
             Objects.requireNonNull(workdir, "workdir");
             Objects.requireNonNull(path, "path");

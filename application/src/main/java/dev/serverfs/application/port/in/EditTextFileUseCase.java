@@ -1,5 +1,6 @@
 package dev.serverfs.application.port.in;
 
+import dev.serverfs.domain.file.Revision;
 import dev.serverfs.domain.file.TextEdit;
 import java.util.List;
 import java.util.Objects;
@@ -13,7 +14,7 @@ public interface EditTextFileUseCase {
     EditedTextFile editTextFile(EditTextFileCommand command);
 
     record EditTextFileCommand(
-            String workdir, String path, String expectedRevision, List<TextEdit> edits, boolean dryRun) {
+            String workdir, String path, Revision expectedRevision, List<TextEdit> edits, boolean dryRun) {
         public EditTextFileCommand {
             Objects.requireNonNull(workdir, "workdir");
             Objects.requireNonNull(path, "path");

@@ -1,6 +1,12 @@
 package dev.serverfs.application.port.in;
 
+import dev.serverfs.domain.task.AgentAccessPolicy;
+import dev.serverfs.domain.task.CorrelationId;
+import dev.serverfs.domain.task.IdempotencyKey;
+import dev.serverfs.domain.task.Parsed;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,16 +19,20 @@ public interface SubmitAgentTaskUseCase {
 
     Submission submit(SubmitAgentTaskCommand command);
 
-    /** The caller's request; {@code profile} is the wire name (default {@code workspace-write}). */
+    /**
+     * The caller's request, each field parsed once from the caller's text by {@link #parse}. A field that did not
+     * parse is kept as its refusal, reported where the contract checks that field (reference §3.2, §4.3), so a
+     * request with several faults is refused for the first in that order, on every edge.
+     */
     record SubmitAgentTaskCommand(
-            String runtime,
+            Parsed<RuntimeName> runtime,
             String workdir,
             String prompt,
             String path,
-            String profile,
+            Parsed<TaskProfile> profile,
             Optional<TaskId> continueFromTaskId,
-            Optional<String> correlationId,
-            Optional<String> idempotencyKey) {
+            Parsed<Optional<CorrelationId>> correlationId,
+            Parsed<Optional<IdempotencyKey>> idempotencyKey) {
         public SubmitAgentTaskCommand {
             Objects.requireNonNull(runtime, "runtime");
             Objects.requireNonNull(workdir, "workdir");
@@ -32,6 +42,44 @@ public interface SubmitAgentTaskUseCase {
             Objects.requireNonNull(continueFromTaskId, "continueFromTaskId");
             Objects.requireNonNull(correlationId, "correlationId");
             Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+        }
+
+        /**
+         * The one parse step from the caller's text (the MCP tool's arguments, the Bridge's params): runtime and
+         * profile by their wire names, the opaque caller strings by their rules; a malformed {@code
+         * continue_from_task_id} is an unknown task ({@code AGENT_TASK_NOT_FOUND}) at once, as it always was.
+         */
+        public static SubmitAgentTaskCommand parse(
+                String runtime,
+                String workdir,
+                String prompt,
+                String path,
+                String profile,
+                Optional<String> continueFromTaskId,
+                Optional<String> correlationId,
+                Optional<String> idempotencyKey) {
+            return new SubmitAgentTaskCommand(
+                    AgentAccessPolicy.runtime(runtime, workdir),
+                    workdir,
+                    prompt,
+                    path,
+                    AgentAccessPolicy.profile(profile),
+                    continueFromTaskId.map(TaskId::parse),
+                    Parsed.optional(correlationId, CorrelationId::parse),
+                    Parsed.optional(idempotencyKey, IdempotencyKey::parse));
+        }
+
+        /** The same request starting in {@code normalisedPath} (its starting directory, already checked). */
+        public SubmitAgentTaskCommand withPath(String normalisedPath) {
+            return new SubmitAgentTaskCommand(
+                    runtime,
+                    workdir,
+                    prompt,
+                    normalisedPath,
+                    profile,
+                    continueFromTaskId,
+                    correlationId,
+                    idempotencyKey);
         }
 
         @Override

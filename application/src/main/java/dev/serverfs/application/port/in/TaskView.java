@@ -4,6 +4,7 @@ import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RequestId;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.StoredManifest;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskFailure;
@@ -23,7 +24,7 @@ import java.util.Optional;
  */
 public record TaskView(
         TaskId taskId,
-        String runtime,
+        RuntimeName runtime,
         WorkdirAlias workdirAlias,
         int workdirSlot,
         String relativeCwd,
@@ -63,9 +64,6 @@ public record TaskView(
         Objects.requireNonNull(failure, "failure");
         Objects.requireNonNull(pendingRequestId, "pendingRequestId");
         Objects.requireNonNull(pendingRequest, "pendingRequest");
-        if (runtime.isEmpty()) {
-            throw new IllegalArgumentException("runtime must not be empty");
-        }
         if (workdirSlot < 1 || workdirSlot > 16) {
             throw new IllegalArgumentException("workdirSlot must be 1..16");
         }

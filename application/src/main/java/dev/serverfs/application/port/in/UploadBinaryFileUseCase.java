@@ -1,5 +1,6 @@
 package dev.serverfs.application.port.in;
 
+import dev.serverfs.domain.file.Revision;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -33,7 +34,7 @@ public interface UploadBinaryFileUseCase {
             Optional<String> dataBase64,
             Optional<OpenAiFile> file,
             boolean overwrite,
-            Optional<String> expectedRevision) {
+            Optional<Revision> expectedRevision) {
         public UploadBinaryFileCommand {
             Objects.requireNonNull(workdir, "workdir");
             Objects.requireNonNull(path, "path");

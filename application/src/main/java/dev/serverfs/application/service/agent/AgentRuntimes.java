@@ -8,11 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/**
- * The runtimes this Agent service has, by name; a missing runtime or a failed probe is unavailable. Names come as
- * wire strings (a task's stored runtime, a workdir's allow-list): one that names no runtime of this service finds
- * nothing.
- */
+/** The runtimes this Agent service has, by name; a missing runtime or a failed probe is unavailable. */
 public final class AgentRuntimes {
     private final Map<RuntimeName, AgentRuntime> byName;
 
@@ -22,19 +18,19 @@ public final class AgentRuntimes {
         this.byName = Map.copyOf(map);
     }
 
-    Optional<AgentRuntime> find(String name) {
-        return RuntimeName.fromWire(name).map(byName::get);
+    Optional<AgentRuntime> find(RuntimeName name) {
+        return Optional.ofNullable(byName.get(name));
     }
 
-    RuntimeInfo probe(String name) {
+    RuntimeInfo probe(RuntimeName name) {
         AgentRuntime runtime = find(name).orElse(null);
         if (runtime == null) {
-            return RuntimeInfo.unavailable(name);
+            return RuntimeInfo.unavailable(name.wire());
         }
         try {
             return runtime.probe();
         } catch (RuntimeException e) {
-            return RuntimeInfo.unavailable(name);
+            return RuntimeInfo.unavailable(name.wire());
         }
     }
 }

@@ -11,6 +11,7 @@ import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The MCP-side checks of {@code submit_agent_task} (reference §3.2) in front of an Agent service that runs in
@@ -32,7 +33,7 @@ public final class GuardedSubmitAgentTaskService implements SubmitAgentTaskUseCa
 
     @Override
     public Submission submit(SubmitAgentTaskCommand command) {
-        if (command.idempotencyKey().isPresent()) {
+        if (command.idempotencyKey().fold(Optional::isPresent, raw -> true)) {
             return agent.submit(command);
         }
         Workdir workdir = AgentAccessPolicy.authorize(workdirs, command.workdir(), command.runtime(), command.profile())
@@ -44,14 +45,6 @@ public final class GuardedSubmitAgentTaskService implements SubmitAgentTaskUseCa
             case SYMLINK -> throw new ServerFsException(ErrorCode.SYMLINK_NOT_ALLOWED, "path is a symlink");
             case FILE, OTHER -> throw new ServerFsException(ErrorCode.NOT_A_DIRECTORY, "path is not a directory");
         }
-        return agent.submit(new SubmitAgentTaskCommand(
-                command.runtime(),
-                command.workdir(),
-                command.prompt(),
-                cwd.display(),
-                command.profile(),
-                command.continueFromTaskId(),
-                command.correlationId(),
-                command.idempotencyKey()));
+        return agent.submit(command.withPath(cwd.display()));
     }
 }

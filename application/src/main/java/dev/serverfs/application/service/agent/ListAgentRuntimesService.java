@@ -2,6 +2,7 @@ package dev.serverfs.application.service.agent;
 
 import dev.serverfs.application.port.in.ListAgentRuntimesUseCase;
 import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.util.List;
@@ -23,6 +24,9 @@ public final class ListAgentRuntimesService implements ListAgentRuntimesUseCase 
         for (Workdir w : workdirs.all()) {
             names.addAll(w.policy().agentRuntimes());
         }
-        return names.stream().map(runtimes::probe).toList();
+        return names.stream()
+                .map(name ->
+                        RuntimeName.fromWire(name).map(runtimes::probe).orElseGet(() -> RuntimeInfo.unavailable(name)))
+                .toList();
     }
 }

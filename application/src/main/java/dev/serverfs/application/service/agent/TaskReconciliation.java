@@ -110,7 +110,7 @@ public final class TaskReconciliation implements SlotRecovery {
         records.event(
                 task.id(),
                 EventType.RUNTIME_RECONCILE_STARTED,
-                JsonValue.object().put("runtime", task.runtime()).build());
+                JsonValue.object().put("runtime", task.runtime().wire()).build());
         Optional<RecoveryGuard> guard = guardNaming(task);
         ReconcileResult result = reconcileWithRuntime(task, guard);
         ProviderState state = provenState(Optional.of(task), guard);
@@ -118,7 +118,7 @@ public final class TaskReconciliation implements SlotRecovery {
                 task.id(),
                 EventType.RUNTIME_RECONCILE_FINISHED,
                 JsonValue.object()
-                        .put("runtime", task.runtime())
+                        .put("runtime", task.runtime().wire())
                         .put("status", result.status().name())
                         .put("provider_active", providerActive(state))
                         .build());

@@ -68,7 +68,7 @@ public final class TaskRunner {
             records.event(
                     run.id,
                     EventType.TASK_STARTED,
-                    JsonValue.object().put("runtime", task.runtime()).build());
+                    JsonValue.object().put("runtime", task.runtime().wire()).build());
             task = records.store()
                     .update(run.id, t -> t.status() == TaskStatus.STARTING ? t.running(records.now()) : t);
             if (task.status() != TaskStatus.RUNNING) {

@@ -22,6 +22,7 @@ import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.RecoveryGuard;
 import dev.serverfs.domain.task.RuntimeInfo;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.SubmissionFingerprint;
 import dev.serverfs.domain.task.Task;
 import dev.serverfs.domain.task.TaskId;
@@ -98,8 +99,7 @@ public final class TaskSubmission implements SubmitAgentTaskUseCase {
         reconciliation.gc();
         Optional<String> fingerprint = fingerprint(c);
         // a fingerprint exists only for a valid key
-        Optional<Submission> replay =
-                fingerprint.flatMap(f -> replay(c.idempotencyKey().map(IdempotencyKey::new), fingerprint));
+        Optional<Submission> replay = replay(c.idempotencyKey().valid().flatMap(key -> key), fingerprint);
         if (replay.isPresent()) {
             return replay.get();
         }
@@ -124,22 +124,22 @@ public final class TaskSubmission implements SubmitAgentTaskUseCase {
      * input is invalid: no retained task can match it, and the checks after the look-up refuse it in their order.
      */
     private static Optional<String> fingerprint(SubmitAgentTaskCommand c) {
-        Optional<TaskProfile> profile = TaskProfile.fromWire(c.profile());
+        Optional<RuntimeName> runtime = c.runtime().valid();
+        Optional<TaskProfile> profile = c.profile().valid();
         Optional<WorkdirPath> path = PathPolicy.normalised(c.path());
-        boolean validMetadata =
-                c.idempotencyKey().filter(IdempotencyKey::isValid).isPresent()
-                        && c.correlationId().stream().allMatch(CorrelationId::isValid);
-        if (!validMetadata || profile.isEmpty() || path.isEmpty()) {
+        Optional<Optional<CorrelationId>> correlationId = c.correlationId().valid();
+        boolean keyed = c.idempotencyKey().valid().flatMap(key -> key).isPresent();
+        if (!keyed || runtime.isEmpty() || profile.isEmpty() || path.isEmpty() || correlationId.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(SubmissionFingerprint.of(
-                c.runtime(),
+                runtime.get(),
                 c.workdir(),
                 path.get().display(),
                 profile.get(),
                 c.prompt(),
                 c.continueFromTaskId(),
-                c.correlationId().map(CorrelationId::new)));
+                correlationId.get()));
     }
 
     /** Authorised, in a held directory: validation, continuation, probe, then lease, row and runner under the lock. */
@@ -149,8 +149,10 @@ public final class TaskSubmission implements SubmitAgentTaskUseCase {
             WorkdirPath cwd,
             HeldDirectory directory,
             Optional<String> fingerprint) {
-        Optional<CorrelationId> correlationId = CorrelationId.parse(c.correlationId());
-        Optional<IdempotencyKey> key = IdempotencyKey.parse(c.idempotencyKey());
+        // authorised, so the runtime is a known one; the caller's strings are checked here (reference §4.3)
+        RuntimeName name = c.runtime().get();
+        Optional<CorrelationId> correlationId = c.correlationId().get();
+        Optional<IdempotencyKey> key = c.idempotencyKey().get();
         if (c.prompt().getBytes(StandardCharsets.UTF_8).length
                 > records.limits().maxPromptBytes()) {
             throw new ServerFsException(ErrorCode.AGENT_PROMPT_TOO_LARGE, "prompt is too large");
@@ -158,11 +160,11 @@ public final class TaskSubmission implements SubmitAgentTaskUseCase {
         Workdir workdir = grant.workdir();
         TaskProfile profile = grant.profile();
         if (c.continueFromTaskId().isPresent()) {
-            checkContinuation(c.continueFromTaskId().get(), c.runtime(), workdir, profile);
+            checkContinuation(c.continueFromTaskId().get(), name, workdir, profile);
         }
-        RuntimeInfo info = runtimes.probe(c.runtime());
+        RuntimeInfo info = runtimes.probe(name);
         if (!info.available()) {
-            throw new ServerFsException(ErrorCode.AGENT_RUNTIME_UNAVAILABLE, c.runtime() + " is unavailable");
+            throw new ServerFsException(ErrorCode.AGENT_RUNTIME_UNAVAILABLE, name.wire() + " is unavailable");
         }
         String path = cwd.display();
         Instant now = records.now();
@@ -184,7 +186,7 @@ public final class TaskSubmission implements SubmitAgentTaskUseCase {
                 deadline);
         Task task = Task.queued(
                 ids.newTaskId(),
-                c.runtime(),
+                name,
                 workdir.alias(),
                 workdir.slot(),
                 path,
@@ -200,7 +202,7 @@ public final class TaskSubmission implements SubmitAgentTaskUseCase {
                 c.continueFromTaskId().flatMap(records.store()::find).map(Task::nativeIds);
         TurnRequest turn = new TurnRequest(
                 task.id(), c.prompt(), directory.path(), view(workdir, profile), profile, resumeFrom, deadline);
-        AgentRuntime runtime = runtimes.find(c.runtime()).orElseThrow();
+        AgentRuntime runtime = runtimes.find(name).orElseThrow();
 
         submitLock.lock();
         try {
@@ -280,7 +282,7 @@ public final class TaskSubmission implements SubmitAgentTaskUseCase {
         return new Submission.Replayed(TaskHandle.of(existing));
     }
 
-    private void checkContinuation(TaskId from, String runtime, Workdir workdir, TaskProfile profile) {
+    private void checkContinuation(TaskId from, RuntimeName runtime, Workdir workdir, TaskProfile profile) {
         Task prior = records.require(from);
         boolean resumable = prior.runtime().equals(runtime)
                 && prior.workdirAlias().equals(workdir.alias())

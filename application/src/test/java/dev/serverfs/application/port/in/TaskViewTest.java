@@ -3,6 +3,7 @@ package dev.serverfs.application.port.in;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.serverfs.application.testing.TaskFixtures;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.IdempotencyKey;
@@ -28,7 +29,7 @@ class TaskViewTest {
     private static Task failedTask() {
         return Task.queued(
                         new TaskId("agt_0123456789abcdef01234567"),
-                        "fake",
+                        TaskFixtures.FAKE,
                         new WorkdirAlias("docs"),
                         2,
                         "src",
@@ -82,7 +83,7 @@ class TaskViewTest {
         assertEquals(
                 new TaskView(
                         t.id(),
-                        "fake",
+                        TaskFixtures.FAKE,
                         new WorkdirAlias("docs"),
                         2,
                         "src",

@@ -41,7 +41,7 @@ public abstract class WriterLeasesContract {
         return new RecoveryGuard(
                 slot,
                 t.id(),
-                t.runtime(),
+                t.runtime().wire(),
                 t.workdirAlias().value(),
                 t.correlationId(),
                 NativeIds.NONE,

@@ -29,6 +29,7 @@ import dev.serverfs.domain.task.IdempotencyKey;
 import dev.serverfs.domain.task.QuestionAnswer;
 import dev.serverfs.domain.task.RequestId;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.task.TaskProfile;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -173,13 +174,13 @@ public final class AgentTools {
     /** Submits the task: its id and the submit's audited result (an MCP task's handle is this same task). */
     TaskTool.Started started(Submit p) {
         TaskHandle handle = agent.submit()
-                .submit(new SubmitAgentTaskCommand(
+                .submit(SubmitAgentTaskCommand.parse(
                         p.runtime(),
                         p.workdir(),
                         p.prompt(),
                         Objects.requireNonNullElse(p.path(), ""),
-                        Objects.requireNonNullElse(p.profile(), "workspace-write"),
-                        Optional.ofNullable(p.continueFromTaskId()).map(TaskId::parse),
+                        Objects.requireNonNullElse(p.profile(), TaskProfile.WORKSPACE_WRITE.wire()),
+                        Optional.ofNullable(p.continueFromTaskId()),
                         Optional.ofNullable(p.correlationId()),
                         Optional.ofNullable(p.idempotencyKey())))
                 .handle();

@@ -50,7 +50,7 @@ final class AgentViews {
     static Map<String, Object> task(TaskView t) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("task_id", t.taskId().value());
-        m.put("runtime", t.runtime());
+        m.put("runtime", t.runtime().wire());
         m.put("workdir_alias", t.workdirAlias().value());
         m.put("workdir_slot", t.workdirSlot());
         m.put("relative_cwd", t.relativeCwd());
