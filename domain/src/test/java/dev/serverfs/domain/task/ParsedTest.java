@@ -34,15 +34,18 @@ class ParsedTest {
 
     @Test
     void runtime_and_profile_refusals_carry_the_contract_codes() {
+        // A well-formed name no runtime has ("qoder") parses; the workdir's allow-list refuses it later, with the
+        // same code. Only a name no runtime could have is refused here.
         assertEquals(
                 ErrorCode.AGENT_RUNTIME_NOT_ALLOWED,
                 assertThrows(
                                 ServerFsException.class,
-                                () -> AgentAccessPolicy.runtime("qoder", "docs").get())
+                                () -> AgentAccessPolicy.runtime("Qoder CLI", "docs")
+                                        .get())
                         .code());
         assertEquals(
-                "qoder is not allowed for docs",
-                AgentAccessPolicy.runtime("qoder", "docs").fold(v -> "", raw -> raw + " is not allowed for docs"));
+                "Qoder CLI is not allowed for docs",
+                AgentAccessPolicy.runtime("Qoder CLI", "docs").fold(v -> "", raw -> raw + " is not allowed for docs"));
         assertEquals(
                 ErrorCode.AGENT_PROFILE_NOT_ALLOWED,
                 assertThrows(

@@ -20,6 +20,7 @@ import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RequestId;
+import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.StoredManifest;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
@@ -63,7 +64,7 @@ class AgentTasksTest {
     private static TaskView waiting(InteractionKind kind, String payload) {
         return new TaskView(
                 TASK,
-                "fake",
+                RuntimeName.of("fake"),
                 new WorkdirAlias("proj"),
                 1,
                 "",
