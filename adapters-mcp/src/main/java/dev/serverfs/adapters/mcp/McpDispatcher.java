@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -146,7 +147,15 @@ final class McpDispatcher {
                         .map(missing -> missingCapabilityError(id, missing))
                         .orElseGet(() -> statelessCall(meta, id, params));
             case "prompts/list" -> cacheable(listPrompts(id, params), LIST_TTL_MS);
-            case "prompts/get" -> prompts.isEmpty() ? null : prompts.get(id, params);
+            case "prompts/get" ->
+                prompts.isEmpty()
+                        ? null
+                        : roundTrip(
+                                meta,
+                                id,
+                                "prompts/get",
+                                params,
+                                (round, inputNeeded) -> prompts.get(id, params, round, inputNeeded));
             case "completion/complete" ->
                 completions.map(c -> Completions.complete(id, params, c)).orElse(null);
             case "resources/list" -> cacheable(listResources(id, params), LIST_TTL_MS);
@@ -285,7 +294,10 @@ final class McpDispatcher {
             case "resources/templates/list" -> listTemplates(id, params);
             case "resources/read" -> readResource(id, params);
             case "prompts/list" -> prompts.isEmpty() ? methodNotFound(id) : listPrompts(id, params);
-            case "prompts/get" -> prompts.isEmpty() ? methodNotFound(id) : prompts.get(id, params);
+            case "prompts/get" ->
+                prompts.isEmpty()
+                        ? methodNotFound(id)
+                        : prompts.get(id, params, InputRound.NONE, needed -> needsStateless(id));
             case "completion/complete" ->
                 completions.map(c -> Completions.complete(id, params, c)).orElseGet(() -> methodNotFound(id));
             default -> methodNotFound(id);
@@ -336,34 +348,47 @@ final class McpDispatcher {
         if (name == null || !name.isTextual()) {
             return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "tools/call needs params.name");
         }
-        // A session's round declares no input kind, so a tool asks for input here only by mistake.
-        return answer(
+        return answer(id, invoker.call(name.textValue(), params.get("arguments")), needed -> needsStateless(id));
+    }
+
+    /** A session's round declares no input kind, so a tool or prompt asks for input there only by mistake. */
+    private static ObjectNode needsStateless(JsonNode id) {
+        return JsonRpc.error(
+                id, JsonRpc.INVALID_REQUEST, "This call needs client input, which needs protocol version 2026-07-28");
+    }
+
+    /** A stateless {@code tools/call}, one round of a possible multi round-trip call. */
+    private ObjectNode statelessCall(RequestMeta meta, JsonNode id, JsonNode params) {
+        return roundTrip(
+                meta,
                 id,
-                invoker.call(name.textValue(), params.get("arguments")),
-                needed -> JsonRpc.error(
-                        id,
-                        JsonRpc.INVALID_REQUEST,
-                        "This call needs client input, which needs protocol version 2026-07-28"));
+                "tools/call",
+                params,
+                (round, inputNeeded) -> answer(
+                        id, invoker.call(params.get("name").textValue(), params.get("arguments"), round), inputNeeded));
     }
 
     /**
-     * A stateless {@code tools/call}, one round of a possible multi round-trip call (2026-07-28 basic/patterns/mrtr):
-     * the retry's responses and verified state go to the tool, an answer that needs input goes back sealed.
+     * One round of a stateless request named by {@code params.name} that may answer {@code input_required} (2026-07-28
+     * basic/patterns/mrtr): the retry's responses and verified state go to {@code handler} as its round, an answer
+     * that needs input goes back sealed to this method, name and arguments.
      */
-    private ObjectNode statelessCall(RequestMeta meta, JsonNode id, JsonNode params) {
+    private ObjectNode roundTrip(
+            RequestMeta meta,
+            JsonNode id,
+            String method,
+            JsonNode params,
+            BiFunction<InputRound, Function<InputRequired, ObjectNode>, ObjectNode> handler) {
         JsonNode name = params == null ? null : params.get("name");
         if (name == null || !name.isTextual()) {
-            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "tools/call needs params.name");
+            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, method + " needs params.name");
         }
         RequestStateCodec.Binding binding =
-                RequestStateCodec.Binding.of("tools/call", name.textValue(), params.get("arguments"));
+                RequestStateCodec.Binding.of(method, name.textValue(), params.get("arguments"));
         return switch (rounds.open(id, meta, binding, params)) {
             case InputRoundTrips.Opened.Refused refused -> refused.error();
             case InputRoundTrips.Opened.Round round ->
-                answer(
-                        id,
-                        invoker.call(name.textValue(), params.get("arguments"), round.round()),
-                        needed -> rounds.answer(id, meta, binding, needed));
+                handler.apply(round.round(), needed -> rounds.answer(id, meta, binding, needed));
         };
     }
 

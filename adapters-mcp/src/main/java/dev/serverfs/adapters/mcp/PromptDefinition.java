@@ -11,11 +11,17 @@ import java.util.function.Function;
  * refuses bad arguments with a {@link dev.serverfs.domain.error.ServerFsException} (JSON-RPC -32602). ServerFS
  * itself ships no prompts; a server with none announces no prompts capability to session clients.
  */
-public record PromptDefinition(
-        String name,
-        String description,
-        List<Argument> arguments,
-        Function<Map<String, String>, List<Message>> handler) {
+public record PromptDefinition(String name, String description, List<Argument> arguments, Handler handler) {
+
+    /**
+     * Answers one round of a {@code prompts/get} (2026-07-28 basic/patterns/mrtr): the messages, or
+     * {@link InputRequired} to ask the client first, as a tool's {@link McpTool#reply} does. Session requests get a
+     * round that declares nothing.
+     */
+    @FunctionalInterface
+    public interface Handler {
+        PromptReply reply(Map<String, String> arguments, InputRound round);
+    }
 
     /** One templating argument of a prompt. */
     public record Argument(String name, String description, boolean required) {
@@ -57,5 +63,19 @@ public record PromptDefinition(
         Objects.requireNonNull(description, "description");
         arguments = List.copyOf(arguments);
         Objects.requireNonNull(handler, "handler");
+    }
+
+    /** A prompt that never needs client input: {@code messages} maps the arguments to its messages. */
+    public PromptDefinition(
+            String name,
+            String description,
+            List<Argument> arguments,
+            Function<Map<String, String>, List<Message>> messages) {
+        this(name, description, arguments, complete(messages));
+    }
+
+    private static Handler complete(Function<Map<String, String>, List<Message>> messages) {
+        Objects.requireNonNull(messages, "messages");
+        return (arguments, round) -> new PromptReply.Complete(messages.apply(arguments));
     }
 }

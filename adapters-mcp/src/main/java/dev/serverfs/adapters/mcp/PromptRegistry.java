@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The prompts this process offers, in registration order, and the answers to {@code prompts/list} and {@code
@@ -55,7 +56,11 @@ final class PromptRegistry {
         return JsonRpc.result(id, result);
     }
 
-    ObjectNode get(JsonNode id, JsonNode params) {
+    /**
+     * One round of a {@code prompts/get}: the prompt's messages, or {@code inputNeeded}'s answer when the prompt asks
+     * for client input in {@code round}.
+     */
+    ObjectNode get(JsonNode id, JsonNode params, InputRound round, Function<InputRequired, ObjectNode> inputNeeded) {
         JsonNode name = params == null ? null : params.get("name");
         if (name == null || !name.isTextual()) {
             return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "prompts/get needs params.name");
@@ -82,12 +87,19 @@ final class PromptRegistry {
                 return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Missing required argument: " + a.name());
             }
         }
-        List<PromptDefinition.Message> messages;
+        PromptReply reply;
         try {
-            messages = prompt.handler().apply(Map.copyOf(arguments));
+            reply = prompt.handler().reply(Map.copyOf(arguments), round);
         } catch (ServerFsException e) {
             return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, e.agentText());
         }
+        return switch (reply) {
+            case InputRequired needed -> inputNeeded.apply(needed);
+            case PromptReply.Complete complete -> JsonRpc.result(id, messages(prompt, complete.messages()));
+        };
+    }
+
+    private static ObjectNode messages(PromptDefinition prompt, List<PromptDefinition.Message> messages) {
         ObjectNode result = Json.object();
         result.put("description", prompt.description());
         ArrayNode list = result.putArray("messages");
@@ -96,6 +108,6 @@ final class PromptRegistry {
             message.put("role", m.role().wire());
             WireContent.write(message.putObject("content"), m.content());
         }
-        return JsonRpc.result(id, result);
+        return result;
     }
 }

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Multi round-trip requests (2026-07-28 basic/patterns/mrtr) on a real Undertow on port 0: a tool answers
- * {@code input_required}, the retry brings the responses and the sealed state; altered state, state of another
- * request, malformed responses and input the client cannot give are refused before the tool runs.
+ * Multi round-trip requests (2026-07-28 basic/patterns/mrtr) on a real Undertow on port 0: a tool or a prompt
+ * answers {@code input_required}, the retry brings the responses and the sealed state; altered state, state of
+ * another request, malformed responses and input the client cannot give are refused before the tool runs.
  */
 class InputRequiredIT {
 
@@ -77,10 +77,26 @@ class InputRequiredIT {
         }
     }
 
+    /** A prompt named like the tool that asks for a context (state "asked") until the user accepted one. */
+    private PromptDefinition contextPrompt() {
+        return new PromptDefinition("greet", "Greets in a context", List.of(), (arguments, round) -> {
+            seenStates.add(round.state().orElse("-"));
+            return round.accepted("user_context")
+                    .<PromptReply>map(form -> new PromptReply.Complete(List.of(new PromptDefinition.Message(
+                            PromptDefinition.Role.USER, new ContentBlock.Text("Context: " + form.get("context"))))))
+                    .orElseGet(() -> InputRequired.of(
+                            Map.of("user_context", InputRequest.form("Which context?", Map.of("context", "string"))),
+                            "asked"));
+        });
+    }
+
     @BeforeEach
     void start() {
         server = McpServer.start(
-                McpSettings.loopback(0, 64 * 1024, "mrtr"), audit, List.of(new Greet(), new Careless()));
+                McpSettings.loopback(0, 64 * 1024, "mrtr"),
+                audit,
+                List.of(new Greet(), new Careless()),
+                new McpFeatures(List.of(contextPrompt()), Optional.empty(), Optional.empty()));
         client = new McpTestClient(server.port());
     }
 
@@ -90,11 +106,25 @@ class InputRequiredIT {
     }
 
     private HttpResponse<String> call(int id, String tool, String capabilities, String extra) {
+        return send(id, "tools/call", tool, "{\"x\":1}", capabilities, extra);
+    }
+
+    private HttpResponse<String> send(
+            int id, String method, String name, String arguments, String capabilities, String extra) {
         String body = """
-                {"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s","arguments":{"x":1}%s,\
+                {"jsonrpc":"2.0","id":%d,"method":"%s","params":{"name":"%s","arguments":%s%s,\
                 "_meta":{"io.modelcontextprotocol/protocolVersion":"%s",\
-                "io.modelcontextprotocol/clientCapabilities":%s}}}""".formatted(id, tool, extra, V, capabilities);
-        return client.post(body, Map.of("MCP-Protocol-Version", V, "Mcp-Method", "tools/call", "Mcp-Name", tool));
+                "io.modelcontextprotocol/clientCapabilities":%s}}}""".formatted(id, method, name, arguments, extra, V, capabilities);
+        return client.post(body, Map.of("MCP-Protocol-Version", V, "Mcp-Method", method, "Mcp-Name", name));
+    }
+
+    private HttpResponse<String> prompt(int id, String extra) {
+        return send(id, "prompts/get", "greet", "{\"x\":\"1\"}", "{\"elicitation\":{}}", extra);
+    }
+
+    private static String context(String state) {
+        return ",\"inputResponses\":{\"user_context\":{\"action\":\"accept\",\"content\":{\"context\":\"work\"}}},"
+                + "\"requestState\":" + Json.WIRE.valueToTree(state);
     }
 
     private HttpResponse<String> greet(int id, String extra) {
@@ -157,6 +187,53 @@ class InputRequiredIT {
                 {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"greet","arguments":{"x":2}%s,\
                 "_meta":{"io.modelcontextprotocol/protocolVersion":"%s",\
                 "io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}}}""".formatted(extra, V);
+    }
+
+    @Test
+    void a_prompt_asks_for_input_and_the_retry_completes_with_the_verified_state() {
+        JsonNode first = result(prompt(1, ""));
+        JsonNode second = result(prompt(2, context(first.get("requestState").textValue())));
+
+        assertEquals("input_required", first.get("resultType").textValue());
+        assertEquals(
+                "string",
+                first.at("/inputRequests/user_context/params/requestedSchema/properties/context/type")
+                        .textValue());
+        assertEquals("complete", second.get("resultType").textValue());
+        assertEquals("Context: work", second.at("/messages/0/content/text").textValue());
+        assertEquals(List.of("-", "asked"), seenStates);
+    }
+
+    @Test
+    void a_state_belongs_to_its_method_so_a_prompt_state_never_opens_a_tool_call_or_back() {
+        String promptState = result(prompt(1, "")).get("requestState").textValue();
+        String toolState = result(send(2, "tools/call", "greet", "{\"x\":\"1\"}", "{\"elicitation\":{}}", ""))
+                .get("requestState")
+                .textValue();
+        seenStates.clear();
+
+        // Same name, same arguments: only the method differs.
+        assertInvalidParams(
+                send(3, "tools/call", "greet", "{\"x\":\"1\"}", "{\"elicitation\":{}}", retry(promptState)));
+        assertInvalidParams(prompt(4, context(toolState)));
+        assertInvalidParams(prompt(5, context(promptState + "-TAMPERED")));
+        assertEquals(List.of(), seenStates);
+    }
+
+    @Test
+    void a_prompt_never_asks_a_client_that_cannot_answer() {
+        HttpResponse<String> stateless = send(1, "prompts/get", "greet", "{}", "{}", "");
+        String id = client.initialize("2025-11-25");
+        client.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", McpTestClient.session(id));
+        JsonNode session = json(client.post(
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"prompts/get\",\"params\":{\"name\":\"greet\"}}",
+                McpTestClient.session(id)));
+
+        assertEquals(400, stateless.statusCode(), stateless.body());
+        assertEquals(
+                McpDispatcher.MISSING_REQUIRED_CLIENT_CAPABILITY,
+                json(stateless).at("/error/code").intValue());
+        assertEquals(JsonRpc.INVALID_REQUEST, session.at("/error/code").intValue(), session.toString());
     }
 
     @Test

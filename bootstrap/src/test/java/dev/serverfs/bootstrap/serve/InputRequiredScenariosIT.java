@@ -3,12 +3,16 @@ package dev.serverfs.bootstrap.serve;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.serverfs.adapters.mcp.ContentBlock;
 import dev.serverfs.adapters.mcp.InputRequest;
 import dev.serverfs.adapters.mcp.InputRequired;
 import dev.serverfs.adapters.mcp.InputRound;
+import dev.serverfs.adapters.mcp.McpFeatures;
 import dev.serverfs.adapters.mcp.McpServer;
 import dev.serverfs.adapters.mcp.McpSettings;
 import dev.serverfs.adapters.mcp.McpTool;
+import dev.serverfs.adapters.mcp.PromptDefinition;
+import dev.serverfs.adapters.mcp.PromptReply;
 import dev.serverfs.adapters.mcp.Slf4jAuditLog;
 import dev.serverfs.adapters.mcp.ToolAnnotations;
 import dev.serverfs.adapters.mcp.ToolArguments;
@@ -31,10 +35,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The conformance suite's {@code input-required-result-*} scenarios (2026-07-28 multi round-trip requests, SEP-2322)
  * against ServerFS's MCP transport wired with a test-only surface of the suite's {@code test_input_required_result_*}
- * tools (never part of the shipped {@code serve}). Every check, SHOULD-level ones included, must be SUCCESS.
- * {@code input-required-result-non-tool-request} is not run here: it asks {@code prompts/get} for a prompt, and this
- * transport serves no prompts yet; the MRTR round ({@code InputRoundTrips}) is method-neutral and is meant to be wired
- * into {@code prompts/get} the same way as into {@code tools/call}.
+ * tools and prompt (never part of the shipped {@code serve}). Every check, SHOULD-level ones included, must be
+ * SUCCESS.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class InputRequiredScenariosIT {
@@ -52,7 +54,8 @@ class InputRequiredScenariosIT {
             "input-required-result-tampered-state",
             "input-required-result-capability-check",
             "input-required-result-ignore-extra-params",
-            "input-required-result-validate-input");
+            "input-required-result-validate-input",
+            "input-required-result-non-tool-request");
 
     private McpServer server;
     private String url;
@@ -163,9 +166,29 @@ class InputRequiredScenariosIT {
                 }));
     }
 
+    /** A prompt that asks for the context it uses, then answers one message with it. */
+    private static PromptDefinition contextPrompt() {
+        return new PromptDefinition(
+                "test_input_required_result_prompt",
+                "A prompt that needs the user's context",
+                List.of(),
+                (arguments, round) -> round.accepted("user_context")
+                        .<PromptReply>map(form -> new PromptReply.Complete(List.of(new PromptDefinition.Message(
+                                PromptDefinition.Role.USER,
+                                new ContentBlock.Text("Use this context: " + form.get("context"))))))
+                        .orElseGet(() -> InputRequired.of(Map.of(
+                                "user_context",
+                                InputRequest.form(
+                                        "What context should the prompt use?", Map.of("context", "string"))))));
+    }
+
     @BeforeAll
     void start() {
-        server = McpServer.start(McpSettings.loopback(0, 64 * 1024, "fixture"), new Slf4jAuditLog(), fixtures());
+        server = McpServer.start(
+                McpSettings.loopback(0, 64 * 1024, "fixture"),
+                new Slf4jAuditLog(),
+                fixtures(),
+                new McpFeatures(List.of(contextPrompt()), Optional.empty(), Optional.empty()));
         url = "http://127.0.0.1:" + server.port() + "/mcp";
     }
 
