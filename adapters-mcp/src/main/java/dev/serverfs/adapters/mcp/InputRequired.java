@@ -12,7 +12,8 @@ import java.util.Optional;
  * an HMAC before it leaves (see {@link RequestStateCodec}); it is visible to the client, so it never holds secrets,
  * file contents or host paths. At least one of the two is present, as the spec requires.
  */
-public record InputRequired(Map<String, InputRequest> requests, Optional<String> state) implements ToolReply {
+public record InputRequired(Map<String, InputRequest> requests, Optional<String> state)
+        implements ToolReply, TaskTool.StartReply {
 
     /** The longest state a handler may carry between rounds, in characters. */
     static final int MAX_STATE_CHARS = 4096;
