@@ -13,7 +13,7 @@ import java.util.Optional;
  * file contents or host paths. At least one of the two is present, as the spec requires.
  */
 public record InputRequired(Map<String, InputRequest> requests, Optional<String> state)
-        implements ToolReply, PromptReply {
+        implements ToolReply, PromptReply, TaskTool.StartReply {
 
     /** The longest state a handler may carry between rounds, in characters. */
     static final int MAX_STATE_CHARS = 4096;

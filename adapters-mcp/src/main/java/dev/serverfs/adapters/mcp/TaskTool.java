@@ -18,6 +18,16 @@ public interface TaskTool extends McpTool {
      */
     Started start(ToolArguments arguments);
 
+    /**
+     * One round of starting a task that may first gather client input (ext-tasks "Composition with Multi Round-Trip
+     * Requests"): {@link InputRequired} answers the round as an {@code InputRequiredResult} and creates no task, the
+     * retry brings the responses in {@code round}; {@link Started} hands off to the task. By default the task starts
+     * at once with {@link #start(ToolArguments)}.
+     */
+    default StartReply start(ToolArguments arguments, InputRound round) {
+        return start(arguments);
+    }
+
     /** Where this tool's tasks are read, answered and cancelled (several tools may share one). */
     ToolTasks tasks();
 
@@ -29,8 +39,11 @@ public interface TaskTool extends McpTool {
         return false;
     }
 
+    /** What one round of starting a task answers: the task, or the input it needs before it can exist. */
+    sealed interface StartReply permits Started, InputRequired {}
+
     /** The started task's id and what the call's audit event records (the same as {@link #call}'s result would). */
-    record Started(String taskId, ToolResult audit) {
+    record Started(String taskId, ToolResult audit) implements StartReply {
         public Started {
             Objects.requireNonNull(taskId, "taskId");
             Objects.requireNonNull(audit, "audit");

@@ -105,16 +105,13 @@ final class ToolInvoker {
                 throw new ServerFsException(ErrorCode.INVALID_ARGUMENTS, schemaMessage(name, errors));
             }
             if (tool.tool() instanceof TaskTool taskTool && declaresTasks()) {
-                return startTask(tool, taskTool, started, arguments, workdir, path);
+                return startTask(tool, taskTool, started, arguments, round, workdir, path);
             }
             ToolResult result;
             switch (tool.tool().reply(new ToolArguments(arguments, ResponseStream.progress()), round)) {
                 case ToolReply.Complete complete -> result = complete.result();
                 case InputRequired needed -> {
-                    // A round that asks for input is a successful call of the tool; the retry is another call.
-                    record(() -> AuditLog.ToolCall.succeeded(
-                            name, elapsed(started), workdir, path, withSurfaceCounters(tool, Map.of())));
-                    return new Outcome.InputNeeded(needed);
+                    return inputNeeded(tool, started, workdir, path, needed);
                 }
             }
             ObjectNode callResult = wire(result);
@@ -147,15 +144,25 @@ final class ToolInvoker {
         return RequestMeta.CURRENT.isBound() && RequestMeta.CURRENT.get().declaresExtension(TaskMethods.EXTENSION);
     }
 
-    /** Starts {@code taskTool}'s task and answers its handle; the audit event is the one the plain call would record. */
+    /**
+     * Starts {@code taskTool}'s task and answers its handle, or the input it needs first (a round like a plain call's,
+     * no task yet); the audit event is the one the plain call would record.
+     */
     private Outcome startTask(
             ToolRegistry.RegisteredTool tool,
             TaskTool taskTool,
             long started,
             ObjectNode arguments,
+            InputRound round,
             Optional<String> workdir,
             Optional<String> path) {
-        TaskTool.Started task = taskTool.start(new ToolArguments(arguments));
+        TaskTool.Started task;
+        switch (taskTool.start(new ToolArguments(arguments), round)) {
+            case TaskTool.Started s -> task = s;
+            case InputRequired needed -> {
+                return inputNeeded(tool, started, workdir, path, needed);
+            }
+        }
         ToolTask created = taskTool.tasks()
                 .get(task.taskId())
                 .orElseThrow(() -> new IllegalStateException("a started task must be readable"));
@@ -167,6 +174,18 @@ final class ToolInvoker {
                 audited.path().or(() -> path),
                 withSurfaceCounters(tool, audited.counters())));
         return new Outcome.Result(TaskMethods.created(created));
+    }
+
+    /** A round that asks for input is a successful call of the tool; the retry is another call. */
+    private Outcome inputNeeded(
+            ToolRegistry.RegisteredTool tool,
+            long started,
+            Optional<String> workdir,
+            Optional<String> path,
+            InputRequired needed) {
+        record(() -> AuditLog.ToolCall.succeeded(
+                tool.spec().name(), elapsed(started), workdir, path, withSurfaceCounters(tool, Map.of())));
+        return new Outcome.InputNeeded(needed);
     }
 
     /** A successful {@code CallToolResult} as it goes on the wire. */

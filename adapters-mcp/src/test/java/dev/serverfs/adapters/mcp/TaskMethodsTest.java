@@ -264,4 +264,72 @@ class TaskMethodsTest {
         assertEquals("{\"resultType\":\"complete\"}", ack.toString());
         assertEquals(List.of("t-1"), cancels);
     }
+
+    /** A task tool that asks for a name over a multi round-trip first and starts its task with the answer. */
+    private record Gathering(ToolTasks tasks, List<String> started) implements TaskTool {
+        @Override
+        public ToolSpec spec() {
+            return new Job(tasks, true).spec();
+        }
+
+        @Override
+        public ToolResult call(ToolArguments arguments) {
+            return ToolResult.of(Map.of());
+        }
+
+        @Override
+        public Started start(ToolArguments arguments) {
+            throw new AssertionError("the round-aware start is the one called");
+        }
+
+        @Override
+        public StartReply start(ToolArguments arguments, InputRound round) {
+            Optional<Object> name = round.accepted("who").map(content -> content.get("name"));
+            if (name.isEmpty()) {
+                return InputRequired.of(Map.of("who", InputRequest.form("Name?", Map.of("name", "string"))));
+            }
+            started.add(String.valueOf(name.get()));
+            return new Started("t-1", ToolResult.of(Map.of()).withCounter("task_id", "t-1"));
+        }
+    }
+
+    /** Declares the extension and form elicitation, as a client that can answer the first round does. */
+    private static McpDispatcher.Answer callEliciting(McpDispatcher d, String params) {
+        ObjectNode capabilities = Json.object();
+        capabilities.putObject("extensions").putObject(EXT);
+        capabilities.putObject("elicitation");
+        RequestMeta meta = new RequestMeta("2026-07-28", capabilities, null);
+        return ScopedValue.where(RequestMeta.CURRENT, meta)
+                .call(() -> d.stateless(meta, IntNode.valueOf(1), "tools/call", Json.read(params.getBytes())));
+    }
+
+    @Test
+    void a_task_tool_gathers_input_over_a_multi_round_trip_first_and_the_retry_creates_the_task() {
+        List<String> started = new ArrayList<>();
+        McpDispatcher d = dispatcher(new Gathering(tasks, started));
+
+        JsonNode first = result(callEliciting(d, "{\"name\":\"job\"}"));
+        McpDispatcher.Answer undeclared = call(d, true, "tools/call", "{\"name\":\"job\"}");
+        ObjectNode retry = Json.object().put("name", "job");
+        retry.set("requestState", first.get("requestState"));
+        retry.putObject("inputResponses")
+                .putObject("who")
+                .put("action", "accept")
+                .putObject("content")
+                .put("name", "Alice");
+        JsonNode handle = result(callEliciting(d, retry.toString()));
+
+        assertEquals("input_required", first.get("resultType").asText());
+        assertEquals("elicitation/create", first.at("/inputRequests/who/method").asText());
+        assertFalse(first.has("taskId"), "no task before the last round");
+        assertEquals(-32021, undeclared.body().at("/error/code").asInt(), "elicitation was not declared");
+        assertEquals("task", handle.get("resultType").asText());
+        assertEquals("t-1", handle.get("taskId").asText());
+        assertFalse(handle.has("requestState") || handle.has("inputRequests"), handle.toString());
+        assertEquals(List.of("Alice"), started);
+        assertEquals(
+                3,
+                audit.events().stream().filter(e -> e.tool().equals("job")).count(),
+                "one audit event a round, the refused one too");
+    }
 }

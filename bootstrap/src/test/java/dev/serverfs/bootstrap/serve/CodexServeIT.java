@@ -169,6 +169,46 @@ class CodexServeIT {
     }
 
     @Test
+    void a_command_approval_round_trips_as_an_mcp_task_for_a_stateless_client_that_declares_the_extension()
+            throws Exception {
+        ProviderWorld<MockResponsesApi> w = world(command("touch task.txt", true));
+        McpTestClient tasks = McpTestClient.statelessWithTasks(w.mcp.url());
+        String id = AgentScenarios.handle(tasks.callResult(
+                "submit_agent_task", AgentServeIT.submit("proj", "codex", "Create the file", "workspace-write")));
+        assertTrue(id.startsWith("agt_"), "the MCP task is the Agent task: " + id);
+
+        JsonNode waiting = AgentScenarios.awaitMcpTask(tasks, id, "input_required");
+        String request =
+                w.probe.task(id).get("pending_request").get("request_id").asText();
+        JsonNode form = waiting.get("inputRequests").get(request);
+        assertEquals(1, waiting.get("inputRequests").size(), waiting.toString());
+        assertEquals("elicitation/create", form.get("method").asText());
+        assertTrue(
+                form.at("/params/requestedSchema/properties/decision/oneOf")
+                        .toString()
+                        .contains("\"const\":\"approve_once\""),
+                form.toString());
+        assertTrue(form.at("/params/message").asText().contains("touch task.txt"), form.toString());
+        assertFalse(waiting.toString().contains(w.proj.toString()), "no host path in the task view");
+        assertFalse(Files.exists(w.proj.resolve("task.txt")), "nothing runs before the approval");
+
+        AgentScenarios.ack(tasks.answer(
+                "tasks/update",
+                Map.of(
+                        "taskId",
+                        id,
+                        "inputResponses",
+                        Map.of(request, Map.of("action", "accept", "content", Map.of("decision", "approve_once"))))));
+        JsonNode done = AgentScenarios.awaitMcpTask(tasks, id, "completed");
+        assertTrue(Files.exists(w.proj.resolve("task.txt")), "the approved command ran");
+        assertTrue(done.at("/result/content/0/text").asText().startsWith("Tool finished"), done.toString());
+        assertEquals("succeeded", done.at("/result/structuredContent/status").asText());
+        assertEquals("succeeded", w.probe.task(id).get("status").asText(), "one task, two views");
+        w.probe.awaitNoGuard(1);
+        w.probe.awaitLeaseReleased(1);
+    }
+
+    @Test
     void a_denied_command_is_declined_and_the_task_still_completes() throws Exception {
         ProviderWorld<MockResponsesApi> w = world(command("touch denied.txt", true));
         String id = w.submit("Create the file");

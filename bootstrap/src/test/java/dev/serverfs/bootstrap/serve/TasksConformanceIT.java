@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.serverfs.adapters.mcp.InputRequest;
+import dev.serverfs.adapters.mcp.InputRequired;
+import dev.serverfs.adapters.mcp.InputRound;
 import dev.serverfs.adapters.mcp.McpServer;
 import dev.serverfs.adapters.mcp.McpSettings;
 import dev.serverfs.adapters.mcp.McpTool;
@@ -37,19 +40,20 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The conformance suite's {@code tasks-*} scenarios (the Tasks extension, 2026-07-28) against ServerFS's MCP
  * transport wired with a test-only surface of the suite's task fixtures ({@code greet}, {@code slow_compute}, {@code
- * failing_job}, {@code protocol_error_job}, {@code confirm_delete}, {@code multi_input}) over the same {@link
- * TaskTool} seam the Agent's {@code submit_agent_task} uses; never part of the shipped {@code serve}.
+ * failing_job}, {@code protocol_error_job}, {@code confirm_delete}, {@code multi_input}, {@code test_tool_with_task})
+ * over the same {@link TaskTool} seam the Agent's {@code submit_agent_task} uses; never part of the shipped {@code
+ * serve}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TasksConformanceIT {
 
     /**
-     * Every {@code tasks-*} scenario but {@code tasks-mrtr-composition}, whose first round is a 2026-07-28
-     * {@code InputRequiredResult} on {@code tools/call} (the multi-round-trip core, another change). {@code
-     * tasks-status-notifications} is skipped by the suite itself (its harness awaits {@code subscriptions/listen}).
+     * Every {@code tasks-*} scenario. {@code tasks-status-notifications} is skipped by the suite itself (its harness
+     * awaits {@code subscriptions/listen}).
      */
     private static final List<String> SCENARIOS = List.of(
             "tasks-lifecycle",
+            "tasks-mrtr-composition",
             "tasks-capability-negotiation",
             "tasks-wire-fields",
             "tasks-request-state-removal",
@@ -71,7 +75,8 @@ class TasksConformanceIT {
                 new TaskFixture("failing_job", Kind.FAILING, true, tasks),
                 new TaskFixture("protocol_error_job", Kind.PROTOCOL_ERROR, false, tasks),
                 new TaskFixture("confirm_delete", Kind.CONFIRM, false, tasks),
-                new TaskFixture("multi_input", Kind.MULTI, false, tasks));
+                new TaskFixture("multi_input", Kind.MULTI, false, tasks),
+                new GatheringFixture(tasks));
         server = McpServer.start(McpSettings.loopback(0, 64 * 1024, "fixture"), new Slf4jAuditLog(), fixtures);
         url = "http://127.0.0.1:" + server.port() + "/mcp";
     }
@@ -84,7 +89,7 @@ class TasksConformanceIT {
     }
 
     @Test
-    void every_tasks_scenario_but_the_mrtr_composition_passes() throws Exception {
+    void every_tasks_scenario_passes() throws Exception {
         Path tools = McpYardsticks.install();
         List<String> failures = new ArrayList<>();
         for (String scenario : SCENARIOS) {
@@ -158,6 +163,44 @@ class TasksConformanceIT {
         @Override
         public Started start(ToolArguments arguments) {
             String id = tasks.start(kind, arguments);
+            return new Started(id, ToolResult.of(Map.of()).withCounter("task_id", id));
+        }
+    }
+
+    /**
+     * The suite's {@code test_tool_with_task} (task required): asks for {@code user_name} over a multi round-trip
+     * first, and the retry that answers it starts a task whose result greets that name.
+     */
+    private record GatheringFixture(FixtureTasks tasks) implements TaskTool {
+        private static final String ASK = "user_name";
+
+        @Override
+        public ToolSpec spec() {
+            return fixtureSpec("test_tool_with_task");
+        }
+
+        @Override
+        public boolean requiresTask() {
+            return true;
+        }
+
+        @Override
+        public ToolResult call(ToolArguments arguments) {
+            throw new ServerFsException(ErrorCode.INVALID_ARGUMENTS, "this fixture runs only as a task");
+        }
+
+        @Override
+        public Started start(ToolArguments arguments) {
+            throw new ServerFsException(ErrorCode.INVALID_ARGUMENTS, "this fixture asks for a name first");
+        }
+
+        @Override
+        public StartReply start(ToolArguments arguments, InputRound round) {
+            Optional<Object> name = round.accepted(ASK).map(content -> content.get("name"));
+            if (name.isEmpty()) {
+                return InputRequired.of(Map.of(ASK, InputRequest.form("Your name?", Map.of("name", "string"))));
+            }
+            String id = tasks.greet(String.valueOf(name.get()));
             return new Started(id, ToolResult.of(Map.of()).withCounter("task_id", id));
         }
     }
@@ -254,6 +297,14 @@ class TasksConformanceIT {
                     }
                 }
             }
+            return entry.id;
+        }
+
+        /** A task that completes at once, greeting {@code name}. */
+        String greet(String name) {
+            Entry entry = new Entry("fixture-" + ids.incrementAndGet());
+            tasks.put(entry.id, entry);
+            entry.settle(new ToolTask.State.Completed(ToolResult.of(Map.of()).withText("Hello, " + name + "!")));
             return entry.id;
         }
 
