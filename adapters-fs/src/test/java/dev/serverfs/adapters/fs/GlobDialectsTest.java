@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.serverfs.application.testing.Fuzz;
 import dev.serverfs.domain.workdir.Glob;
 import java.util.List;
 import org.junit.jupiter.api.Test;

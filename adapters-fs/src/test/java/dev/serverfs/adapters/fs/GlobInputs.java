@@ -1,5 +1,6 @@
 package dev.serverfs.adapters.fs;
 
+import dev.serverfs.application.testing.Fuzz;
 import java.util.List;
 import java.util.regex.Pattern;
 

@@ -13,6 +13,7 @@ import dev.serverfs.application.port.in.FindFilesUseCase.FoundFiles;
 import dev.serverfs.application.port.in.SearchTextUseCase.SearchTextQuery;
 import dev.serverfs.application.service.FindFilesService;
 import dev.serverfs.application.service.SearchTextService;
+import dev.serverfs.application.testing.Fuzz;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.workdir.Access;

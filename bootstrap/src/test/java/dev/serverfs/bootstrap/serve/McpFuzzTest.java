@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.serverfs.adapters.fs.lease.FlockWriterLeases;
+import dev.serverfs.application.testing.Fuzz;
 import dev.serverfs.bootstrap.config.ConfigLoader;
 import java.io.IOException;
 import java.math.BigDecimal;

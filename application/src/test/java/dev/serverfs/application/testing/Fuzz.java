@@ -1,4 +1,4 @@
-package dev.serverfs.bootstrap.serve;
+package dev.serverfs.application.testing;
 
 import java.util.List;
 import java.util.SplittableRandom;
@@ -9,13 +9,14 @@ import java.util.function.Supplier;
 /**
  * A seeded source of test inputs and a runner of properties over them: {@link #forAll} draws {@code tries} inputs
  * from one {@link SplittableRandom} and, on the first failing one, fails with the seed, the try and the input. The
- * seed is fresh per run unless {@code -Dfuzz.seed=N} replays one; {@code -Dfuzz.tries=N} changes the tries.
+ * seed is fresh per run unless {@code -Dfuzz.seed=N} replays one; {@code -Dfuzz.tries=N} changes the tries. Shared by
+ * the property tests of every module (the JSON-RPC envelope, the tools, the glob dialects).
  */
-final class Fuzz {
+public final class Fuzz {
 
     /** A check of one input; any throwable fails the property. */
     @FunctionalInterface
-    interface Check<T> {
+    public interface Check<T> {
         void accept(T input) throws Exception;
     }
 
@@ -31,9 +32,23 @@ final class Fuzz {
      * Runs {@code check} on {@code tries} inputs drawn by {@code generate} (or {@code -Dfuzz.tries}), printing the
      * seed first; the first failure is rethrown with the seed, the try and the input in its message.
      */
-    static <T> void forAll(String property, int tries, Function<Fuzz, T> generate, Check<T> check) {
+    public static <T> void forAll(String property, int tries, Function<Fuzz, T> generate, Check<T> check) {
+        forAll(property, seed(), tries, generate, check);
+    }
+
+    /** The seed of this run: {@code -Dfuzz.seed} when given, else a fresh one. */
+    public static long seed() {
         String fixed = System.getProperty("fuzz.seed", "");
-        long seed = fixed.isBlank() ? ThreadLocalRandom.current().nextLong() : Long.parseLong(fixed.strip());
+        return fixed.isBlank() ? ThreadLocalRandom.current().nextLong() : Long.parseLong(fixed.strip());
+    }
+
+    /** A source drawing from {@code seed} (for fixtures generated once per run, before the properties). */
+    public static Fuzz of(long seed) {
+        return new Fuzz(seed);
+    }
+
+    /** As {@link #forAll(String, int, Function, Check)} with a seed the caller already drew ({@link #seed}). */
+    public static <T> void forAll(String property, long seed, int tries, Function<Fuzz, T> generate, Check<T> check) {
         int count = Integer.getInteger("fuzz.tries", tries);
         System.out.printf("fuzz: %s: %d tries, seed %d (replay: -Dfuzz.seed=%d)%n", property, count, seed, seed);
         Fuzz fuzz = new Fuzz(seed);
@@ -58,37 +73,38 @@ final class Fuzz {
     }
 
     /** An int in {@code [min, max]}. */
-    int between(int min, int max) {
+    public int between(int min, int max) {
         return random.nextInt(min, max + 1);
     }
 
     /** True with probability {@code p}. */
-    boolean chance(double p) {
+    public boolean chance(double p) {
         return random.nextDouble() < p;
     }
 
     @SafeVarargs
-    final <T> T pick(T... values) {
+    public final <T> T pick(T... values) {
         return values[random.nextInt(values.length)];
     }
 
-    <T> T pick(List<T> values) {
+    public <T> T pick(List<T> values) {
         return values.get(random.nextInt(values.size()));
     }
 
     /** One of the generators, chosen uniformly, then run. */
     @SafeVarargs
-    final <T> T oneOf(Supplier<? extends T>... generators) {
+    public final <T> T oneOf(Supplier<? extends T>... generators) {
         return generators[random.nextInt(generators.length)].get();
     }
 
     /** {@code first} {@code firstWeight} times in {@code firstWeight + secondWeight}, {@code second} otherwise. */
-    <T> T weighted(int firstWeight, Supplier<? extends T> first, int secondWeight, Supplier<? extends T> second) {
+    public <T> T weighted(
+            int firstWeight, Supplier<? extends T> first, int secondWeight, Supplier<? extends T> second) {
         return random.nextInt(firstWeight + secondWeight) < firstWeight ? first.get() : second.get();
     }
 
     /** Any long, with the boundary values drawn often, as a fuzzer's edge cases. */
-    long anyLong() {
+    public long anyLong() {
         return chance(0.2) ? pick(0L, 1L, -1L, Long.MIN_VALUE, Long.MAX_VALUE) : random.nextLong();
     }
 
@@ -96,7 +112,7 @@ final class Fuzz {
      * Any string of at most {@code maxLength} chars, often empty: ASCII, the characters JSON, paths and globs give a
      * meaning to, control characters, any UTF-16 unit (lone surrogates included) and supplementary code points.
      */
-    String anyString(int maxLength) {
+    public String anyString(int maxLength) {
         int length = chance(0.1) ? 0 : between(0, maxLength);
         StringBuilder text = new StringBuilder(length + 1);
         while (text.length() < length) {
