@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +44,16 @@ class TestScriptIT {
     private record Result(int exitCode, List<String> errLines, String mavenArgs) {}
 
     /** Runs {@code ./test.sh args} with JAVA_HOME set to this JDK and only {@code fakes} of the checked commands. */
+    /** The fake PATH links to this machine's real commands: removed first, JUnit's clean-up has nothing to warn of. */
+    @AfterEach
+    void removeLinks() throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path link : files.filter(Files::isSymbolicLink).toList()) {
+                Files.delete(link);
+            }
+        }
+    }
+
     private Result run(Map<String, String> fakes, String... args) throws Exception {
         Path home = Files.createTempDirectory(dir, "run");
         Path bin = Files.createDirectories(home.resolve("bin"));
