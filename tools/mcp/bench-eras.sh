@@ -16,7 +16,8 @@ command -v wrk >/dev/null || { echo "bench-eras.sh: wrk is not installed (Debian
 [ -f "$JAR" ] || { echo "bench-eras.sh: build the jar first (./serverfs version)" >&2; exit 2; }
 WORK="$(mktemp -d)"; mkdir -p "$WORK/bench"
 printf 'hello\n' > "$WORK/bench/small.txt"
-head -c 49152 /dev/urandom | base64 -w 64 | head -c 65536 > "$WORK/bench/64k.txt"
+head -c 49152 /dev/urandom | base64 -w 64 > "$WORK/64k.b64"
+head -c 65536 "$WORK/64k.b64" > "$WORK/bench/64k.txt"
 printf 'SERVERFS_HOST=127.0.0.1\nSERVERFS_PORT=18821\nSERVERFS_LOG_LEVEL=WARNING\nWORKDIR_01_ALIAS=bench\nWORKDIR_01_PATH=%s\nWORKDIR_01_READ_ONLY=true\n' \
   "$WORK/bench" > "$WORK/bench.env"
 URL=http://127.0.0.1:18821/mcp

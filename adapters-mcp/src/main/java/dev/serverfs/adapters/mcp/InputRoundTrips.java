@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The transport side of multi round-trip requests (2026-07-28 basic/patterns/mrtr) for any request that may answer
@@ -34,7 +35,7 @@ final class InputRoundTrips {
     }
 
     /** Reads the round of the request {@code binding} from its {@code params} (2026-07-28 InputResponseRequestParams). */
-    Opened open(JsonNode id, RequestMeta meta, RequestStateCodec.Binding binding, JsonNode params) {
+    Opened open(JsonNode id, RequestMeta meta, Supplier<RequestStateCodec.Binding> binding, JsonNode params) {
         JsonNode responses = params == null ? null : params.get(INPUT_RESPONSES);
         ObjectNode answers = Json.object();
         if (responses != null) {
@@ -54,7 +55,7 @@ final class InputRoundTrips {
         JsonNode token = params == null ? null : params.get(REQUEST_STATE);
         if (token != null) {
             Optional<RequestStateCodec.Opened> opened =
-                    token.isTextual() ? codec.open(token.textValue(), binding) : Optional.empty();
+                    token.isTextual() ? codec.open(token.textValue(), binding.get()) : Optional.empty();
             if (opened.isEmpty()) {
                 // One answer for forged, altered, expired or foreign state: the client learns nothing about which.
                 return refused(id, "Invalid params: requestState failed verification");
@@ -68,7 +69,8 @@ final class InputRoundTrips {
      * The {@code InputRequiredResult} answering {@code needed}, or -32021 (HTTP 400 at the transport) when it asks for
      * input the client did not declare it can give (spec server requirement 7: never send such a request).
      */
-    ObjectNode answer(JsonNode id, RequestMeta meta, RequestStateCodec.Binding binding, InputRequired needed) {
+    ObjectNode answer(
+            JsonNode id, RequestMeta meta, Supplier<RequestStateCodec.Binding> binding, InputRequired needed) {
         List<String> missing = needed.requests().values().stream()
                 .map(InputRequest::capability)
                 .filter(c -> !meta.declares(c))
@@ -88,7 +90,7 @@ final class InputRoundTrips {
                 wire.set("params", Json.WIRE.valueToTree(request.params()));
             });
         }
-        result.put(REQUEST_STATE, codec.seal(binding, needed.state()));
+        result.put(REQUEST_STATE, codec.seal(binding.get(), needed.state()));
         return JsonRpc.result(id, result);
     }
 

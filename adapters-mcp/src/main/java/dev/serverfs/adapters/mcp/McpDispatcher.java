@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * JSON-RPC methods of one MCP server (spec 2025-11-25 lifecycle, tools, ping): {@code initialize} negotiates the
@@ -175,7 +176,7 @@ final class McpDispatcher {
         if (answer == null) {
             return new Answer(404, JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found"));
         }
-        if (answer.at("/error/code").asInt() == MISSING_REQUIRED_CLIENT_CAPABILITY) {
+        if (answer.path("error").path("code").asInt() == MISSING_REQUIRED_CLIENT_CAPABILITY) {
             return new Answer(400, answer);
         }
         if (answer.get("result") instanceof ObjectNode result && !result.has("resultType")) {
@@ -383,8 +384,9 @@ final class McpDispatcher {
         if (name == null || !name.isTextual()) {
             return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, method + " needs params.name");
         }
-        RequestStateCodec.Binding binding =
-                RequestStateCodec.Binding.of(method, name.textValue(), params.get("arguments"));
+        // The arguments' digest only when a round needs it (a state to verify or to seal): most calls carry neither.
+        Supplier<RequestStateCodec.Binding> binding =
+                () -> RequestStateCodec.Binding.of(method, name.textValue(), params.get("arguments"));
         return switch (rounds.open(id, meta, binding, params)) {
             case InputRoundTrips.Opened.Refused refused -> refused.error();
             case InputRoundTrips.Opened.Round round ->
