@@ -43,7 +43,6 @@ class TestScriptIT {
 
     private record Result(int exitCode, List<String> errLines, String mavenArgs) {}
 
-    /** Runs {@code ./test.sh args} with JAVA_HOME set to this JDK and only {@code fakes} of the checked commands. */
     /** The fake PATH links to this machine's real commands: removed first, JUnit's clean-up has nothing to warn of. */
     @AfterEach
     void removeLinks() throws IOException {
@@ -54,6 +53,7 @@ class TestScriptIT {
         }
     }
 
+    /** Runs {@code ./test.sh args} with JAVA_HOME set to this JDK and only {@code fakes} of the checked commands. */
     private Result run(Map<String, String> fakes, String... args) throws Exception {
         Path home = Files.createTempDirectory(dir, "run");
         Path bin = Files.createDirectories(home.resolve("bin"));

@@ -276,7 +276,7 @@ class BridgeServerIT {
         client().listRuntimes();
         assertEquals(2, server.stats().requests());
         assertEquals(0, server.stats().refusals(BridgeStats.Refusal.PEER_NOT_AUTHORIZED));
-        try (Raw idle = Raw.connect(socket)) {
+        try (Raw _ = Raw.connect(socket)) {
             Instant deadline = Instant.now().plus(TIMEOUT);
             while (server.stats().openConnections() != 1 && Instant.now().isBefore(deadline)) {
                 // Bounded polling: the acceptor thread admits the connection on its own time.

@@ -95,7 +95,7 @@ final class ResponseStream {
         if (out == null) {
             return false;
         }
-        try (OutputStream stream = out) {
+        try (OutputStream _ = out) {
             if (open) {
                 event(response);
             }
