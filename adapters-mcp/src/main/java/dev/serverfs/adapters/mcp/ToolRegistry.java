@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.dialect.Dialect;
+import com.networknt.schema.dialect.Dialects;
+import com.networknt.schema.keyword.NonValidationKeyword;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -30,7 +32,14 @@ final class ToolRegistry {
     static final String SCHEMA_FOLDER = "/dev/serverfs/adapters/mcp/schemas/";
 
     /** MCP 2025-11-25: an inputSchema without {@code $schema} is JSON Schema 2020-12. */
-    private static final SchemaRegistry SCHEMAS = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    /**
+     * JSON Schema 2020-12, knowing the 2026-07-28 transport's {@code x-mcp-header} annotation as a keyword that
+     * validates nothing (otherwise the validator logs an "unknown keyword" warning for every schema that has one).
+     */
+    private static final SchemaRegistry SCHEMAS =
+            SchemaRegistry.withDefaultDialect(Dialect.builder(Dialects.getDraft202012())
+                    .keyword(new NonValidationKeyword("x-mcp-header"))
+                    .build());
 
     /** RFC 9110 §5.1 {@code 1*tchar}: what an {@code x-mcp-header} name may be. */
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
