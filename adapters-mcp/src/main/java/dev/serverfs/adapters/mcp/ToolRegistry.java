@@ -31,10 +31,10 @@ final class ToolRegistry {
 
     static final String SCHEMA_FOLDER = "/dev/serverfs/adapters/mcp/schemas/";
 
-    /** MCP 2025-11-25: an inputSchema without {@code $schema} is JSON Schema 2020-12. */
     /**
-     * JSON Schema 2020-12, knowing the 2026-07-28 transport's {@code x-mcp-header} annotation as a keyword that
-     * validates nothing (otherwise the validator logs an "unknown keyword" warning for every schema that has one).
+     * MCP 2025-11-25: an inputSchema without {@code $schema} is JSON Schema 2020-12; this dialect also knows the
+     * 2026-07-28 transport's {@code x-mcp-header} annotation, as a keyword that validates nothing (otherwise the
+     * validator logs an "unknown keyword" warning for every schema that has one).
      */
     private static final SchemaRegistry SCHEMAS =
             SchemaRegistry.withDefaultDialect(Dialect.builder(Dialects.getDraft202012())
