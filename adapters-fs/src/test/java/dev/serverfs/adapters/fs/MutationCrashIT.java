@@ -100,9 +100,9 @@ class MutationCrashIT {
         command.add(MutationCrashChild.class.getName());
         command.add(root.toString());
         command.add(Long.toString(seed));
-        Process child = new ProcessBuilder(command)
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
+        Path errors = Files.createTempFile(root.getParent(), "child-", ".err");
+        Process child =
+                new ProcessBuilder(command).redirectError(errors.toFile()).start();
         long seen = 0;
         try (BufferedReader in =
                 new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
@@ -114,7 +114,8 @@ class MutationCrashIT {
                 }
             }
             if (seen < after) {
-                fail("child ended after " + seen + " operations");
+                child.waitFor(30, TimeUnit.SECONDS);
+                fail("child ended after " + seen + " operations; its stderr:\n" + Files.readString(errors));
             }
             child.destroyForcibly(); // SIGKILL on Linux
             assertTrue(child.waitFor(30, TimeUnit.SECONDS));
