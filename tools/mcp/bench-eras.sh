@@ -82,33 +82,66 @@ jit_ticks() { # the same for its JIT compiler threads alive now: "(C1 CompilerTh
   cat /proc/"$1"/task/*/stat 2>/dev/null | awk '$2 ~ /^\(C[12]$/ {t += $15 + $16} END {print t + 0}'
 }
 HZ=$(getconf CLK_TCK)
-run() { # <round> <server> <target> <era> <connections> <body> <method> [name]; WARMING=1: warm up only
-  local out t0 t1 j0 j1 p="${PID[$2]}" url="http://127.0.0.1:${PORT[$2]}/mcp" env=(MCP_SESSION_ID="$SID" WRK_BODY="$6")
-  [ "$4" = stateless ] && env=(MCP_ERA=stateless WRK_BODY="$6" WRK_METHOD="$7" ${8:+WRK_NAME="$8"})
-  if [ -n "${WARMING:-}" ]; then env "${env[@]}" wrk -t1 -c16 -d"$WARM" -s "$HERE/wrk-call.lua" "$url" >/dev/null; return; fi
-  env "${env[@]}" wrk -t1 -c"$5" -d3s -s "$HERE/wrk-call.lua" "$url" >/dev/null
-  t0=$(ticks "$p"); j0=$(jit_ticks "$p")
-  out=$(env "${env[@]}" wrk -t1 -c"$5" -d"$DURATION" --latency -s "$HERE/wrk-call.lua" "$url")
-  t1=$(ticks "$p"); j1=$(jit_ticks "$p")
-  grep -q 'non-2xx/3xx responses: 0, socket errors: 0' <<<"$out" || { echo "bench-eras.sh: $2 $3 $4 failed" >&2; echo "$out" >&2; exit 1; }
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" \
-    "$(awk '/Requests\/sec/{print $2}' <<<"$out")" "$(awk '$1=="50%"{print $2}' <<<"$out")" \
-    "$(awk -v a="$t0" -v b="$t1" -v hz="$HZ" '/requests in/{printf "%.1f", (b - a) / hz * 1e6 / $1}' <<<"$out")" \
-    "$(awk -v a="$j0" -v b="$j1" -v hz="$HZ" '/requests in/{printf "%.1f", (b - a) / hz * 1e6 / $1}' <<<"$out")"
+ENVV=()
+wrk_env() { # <era> <body> <method> [name]: ENVV, the environment of wrk-call.lua for one era's request
+  if [ "$1" = stateless ]; then ENVV=(MCP_ERA=stateless "WRK_BODY=$2" "WRK_METHOD=$3" ${4:+"WRK_NAME=$4"})
+  else ENVV=("MCP_SESSION_ID=$SID" "WRK_BODY=$2"); fi
+}
+us() { awk '{ v = $1 + 0; if ($1 ~ /us$/) print v; else if ($1 ~ /ms$/) print v * 1000; else print v * 1e6 }'; }
+pair() { # <round> <server> <target> <connections> <session body> <stateless body> <method> [name]
+  # Both eras of one target, in this round's order, on one server: SLICES runs of DURATION each per era, the eras
+  # alternating run by run (and the order swapping every slice), so load that comes and goes meets both alike. Per
+  # era: req/s over all its slices, the median of their p50s, CPU and JIT time per request over all its requests.
+  local p="${PID[$2]}" url="http://127.0.0.1:${PORT[$2]}/mcp" i k era out t0 t1 j0 j1
+  declare -A body=([session]="$5" [stateless]="$6") reqs=() secs=() cpu=() jit=() p50s=()
+  if [ -n "${WARMING:-}" ]; then
+    for era in "${eras[@]}"; do
+      wrk_env "$era" "${body[$era]}" "$7" ${8:-}
+      env "${ENVV[@]}" wrk -t1 -c16 -d"$WARM" -s "$HERE/wrk-call.lua" "$url" >/dev/null
+    done
+    return
+  fi
+  for era in "${eras[@]}"; do
+    wrk_env "$era" "${body[$era]}" "$7" ${8:-}
+    env "${ENVV[@]}" wrk -t1 -c"$4" -d3s -s "$HERE/wrk-call.lua" "$url" >/dev/null
+  done
+  for i in $(seq 1 "${SLICES:-1}"); do
+    for k in 0 1; do
+      era="${eras[$(( (i + k + 1) % 2 ))]}"
+      t0=$(ticks "$p"); j0=$(jit_ticks "$p")
+      wrk_env "$era" "${body[$era]}" "$7" ${8:-}
+      out=$(env "${ENVV[@]}" wrk -t1 -c"$4" -d"$DURATION" --latency -s "$HERE/wrk-call.lua" "$url")
+      t1=$(ticks "$p"); j1=$(jit_ticks "$p")
+      grep -q 'non-2xx/3xx responses: 0, socket errors: 0' <<<"$out" || { echo "bench-eras.sh: $2 $3 $era failed" >&2; echo "$out" >&2; exit 1; }
+      reqs[$era]=$(( ${reqs[$era]:-0} + $(awk '/requests in/{print $1}' <<<"$out") ))
+      secs[$era]=$(awk -v a="${secs[$era]:-0}" '/requests in/{sub(/s,$/, "", $4); print a + $4}' <<<"$out")
+      cpu[$era]=$(( ${cpu[$era]:-0} + t1 - t0 )); jit[$era]=$(( ${jit[$era]:-0} + j1 - j0 ))
+      p50s[$era]="${p50s[$era]:-} $(awk '$1=="50%"{print $2}' <<<"$out" | us)"
+    done
+  done
+  for era in "${eras[@]}"; do
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$era" "$4" \
+      "$(awk -v n="${reqs[$era]}" -v s="${secs[$era]}" 'BEGIN{printf "%.0f", n / s}')" \
+      "$(tr ' ' '\n' <<<"${p50s[$era]}" | grep . | sort -g | awk '{v[NR] = $1} END {printf "%.0fus", v[int((NR + 1) / 2)]}')" \
+      "$(awk -v c="${cpu[$era]}" -v n="${reqs[$era]}" -v hz="$HZ" 'BEGIN{printf "%.1f", c / hz * 1e6 / n}')" \
+      "$(awk -v c="${jit[$era]}" -v n="${reqs[$era]}" -v hz="$HZ" 'BEGIN{printf "%.1f", c / hz * 1e6 / n}')"
+  done
 }
 want() { [[ " $TARGETS " == *" $1 "* ]]; }
-pass() { # <round> <connections>: every target, both eras in this round's order, on every server
-  local era s
-  for era in "${eras[@]}"; do
-    for s in "${SERVERS[@]}"; do
-      if want empty && [ "$era" = session ]; then
-        run "$1" "$s" empty session "$2" '{"jsonrpc":"2.0","id":3,"method":"ping"}' ping
-      elif want empty; then
-        run "$1" "$s" empty stateless "$2" "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"server/discover\",\"params\":{$META}}" server/discover
-      fi
-      if want stat_file; then run "$1" "$s" stat_file "$era" "$2" "$(call "$era" stat_file "$STAT")" tools/call stat_file; fi
-      if want read_64k; then run "$1" "$s" read_64k "$era" "$2" "$(call "$era" read_text_file "$READ")" tools/call read_text_file; fi
-    done
+pass() { # <round> <connections>: every target on every server, both eras each
+  local s
+  for s in "${SERVERS[@]}"; do
+    if want empty; then
+      pair "$1" "$s" empty "$2" '{"jsonrpc":"2.0","id":3,"method":"ping"}' \
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"server/discover\",\"params\":{$META}}" server/discover
+    fi
+    if want stat_file; then
+      pair "$1" "$s" stat_file "$2" "$(call session stat_file "$STAT")" "$(call stateless stat_file "$STAT")" tools/call stat_file
+    fi
+    if want read_64k; then
+      pair "$1" "$s" read_64k "$2" "$(call session read_text_file "$READ")" "$(call stateless read_text_file "$READ")" \
+        tools/call read_text_file
+    fi
   done
 }
 warm() { # unmeasured passes until the JIT compiler threads take under 3 % of the servers' CPU (at most WARM_PASSES)
@@ -118,8 +151,9 @@ warm() { # unmeasured passes until the JIT compiler threads take under 3 % of th
     WARMING=1 pass "$1" 16
     t1=0; j1=0; for s in "${SERVERS[@]}"; do t1=$((t1 + $(ticks "${PID[$s]}"))); j1=$((j1 + $(jit_ticks "${PID[$s]}"))); done
     echo "# warm-up pass $i: JIT $(( (j1 - j0) * 100 / (t1 - t0 + 1) )) % of the servers' CPU"
-    [ $(( (j1 - j0) * 100 )) -lt $(( 3 * (t1 - t0) )) ] && return 0
+    if [ $(( (j1 - j0) * 100 )) -lt $(( 3 * (t1 - t0) )) ]; then return 0; fi
   done
+  echo "# the JIT had not settled after ${WARM_PASSES:-8} passes"
 }
 printf 'round\tserver\ttarget\tera\tconn\treq/s\tp50\tCPU µs/req\tof it JIT\n'
 for r in $(seq 1 "$ROUNDS"); do
