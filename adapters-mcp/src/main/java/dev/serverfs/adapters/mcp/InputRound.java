@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * What one round of a multi round-trip call brings a handler (2026-07-28 basic/patterns/mrtr): the client's
@@ -19,25 +18,32 @@ import java.util.Set;
  */
 public final class InputRound {
 
+    /** No responses, or no capabilities: read, never written. */
+    static final ObjectNode EMPTY = Json.object();
+
     /** The round of a call that cannot carry input (a session call). */
-    static final InputRound NONE = new InputRound(Json.object(), Optional.empty(), Set.of());
+    static final InputRound NONE = new InputRound(EMPTY, Optional.empty(), EMPTY);
 
     private final ObjectNode responses;
     private final Optional<String> state;
-    private final Set<String> declared;
+    private final ObjectNode capabilities;
 
-    InputRound(ObjectNode responses, Optional<String> state, Set<String> declared) {
+    /**
+     * {@code capabilities} is the request's {@code clientCapabilities} object as received (only read: a round lives
+     * no longer than its request), so no per-call copy of the declared kinds is made.
+     */
+    InputRound(ObjectNode responses, Optional<String> state, ObjectNode capabilities) {
         this.responses = Objects.requireNonNull(responses, "responses");
         this.state = Objects.requireNonNull(state, "state");
-        this.declared = Set.copyOf(declared);
+        this.capabilities = Objects.requireNonNull(capabilities, "capabilities");
     }
 
     /**
      * Whether the client declared the capability an input kind needs ({@code elicitation}, {@code sampling},
-     * {@code roots}; see {@link InputRequest#capability}).
+     * {@code roots}; see {@link InputRequest#capability}): an object under that name in its capabilities.
      */
     public boolean declares(String capability) {
-        return declared.contains(capability);
+        return capabilities.get(capability) instanceof ObjectNode;
     }
 
     /** Whether the client can fulfil {@code request}. */

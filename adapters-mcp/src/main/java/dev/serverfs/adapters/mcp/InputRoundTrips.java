@@ -3,10 +3,8 @@ package dev.serverfs.adapters.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -37,7 +35,7 @@ final class InputRoundTrips {
     /** Reads the round of the request {@code binding} from its {@code params} (2026-07-28 InputResponseRequestParams). */
     Opened open(JsonNode id, RequestMeta meta, Supplier<RequestStateCodec.Binding> binding, JsonNode params) {
         JsonNode responses = params == null ? null : params.get(INPUT_RESPONSES);
-        ObjectNode answers = Json.object();
+        ObjectNode answers = InputRound.EMPTY;
         if (responses != null) {
             if (!(responses instanceof ObjectNode object)) {
                 return refused(id, "Invalid params: inputResponses must be an object");
@@ -62,7 +60,7 @@ final class InputRoundTrips {
             }
             state = opened.get().state();
         }
-        return new Opened.Round(new InputRound(answers, state, declared(meta)));
+        return new Opened.Round(new InputRound(answers, state, meta.clientCapabilities()));
     }
 
     /**
@@ -92,16 +90,6 @@ final class InputRoundTrips {
         }
         result.put(REQUEST_STATE, codec.seal(binding.get(), needed.state()));
         return JsonRpc.result(id, result);
-    }
-
-    private static Set<String> declared(RequestMeta meta) {
-        Set<String> declared = new HashSet<>();
-        meta.clientCapabilities().properties().forEach(e -> {
-            if (e.getValue().isObject()) {
-                declared.add(e.getKey());
-            }
-        });
-        return declared;
     }
 
     private static Opened refused(JsonNode id, String message) {

@@ -143,10 +143,10 @@ final class McpDispatcher {
         ObjectNode answer = switch (method) {
             case "server/discover" -> cacheable(JsonRpc.result(id, discover()), LIST_TTL_MS);
             case "tools/list" -> cacheable(listTools(id, params), LIST_TTL_MS);
-            case "tools/call" ->
-                missingCapabilities(meta, params)
-                        .map(missing -> missingCapabilityError(id, missing))
-                        .orElseGet(() -> statelessCall(meta, id, params));
+            case "tools/call" -> {
+                List<String> missing = missingCapabilities(meta, params);
+                yield missing.isEmpty() ? statelessCall(meta, id, params) : missingCapabilityError(id, missing);
+            }
             case "prompts/list" -> cacheable(listPrompts(id, params), LIST_TTL_MS);
             case "prompts/get" ->
                 prompts.isEmpty()
@@ -185,26 +185,28 @@ final class McpDispatcher {
         return new Answer(200, answer);
     }
 
-    /** The client capabilities the named tool needs and this request's {@code _meta} did not declare, if any. */
-    private Optional<List<String>> missingCapabilities(RequestMeta meta, JsonNode params) {
+    /** The client capabilities the named tool needs and this request's {@code _meta} did not declare, sorted. */
+    private List<String> missingCapabilities(RequestMeta meta, JsonNode params) {
         JsonNode name = params == null ? null : params.get("name");
-        if (name == null || !name.isTextual()) {
-            return Optional.empty();
+        ToolRegistry.RegisteredTool tool = name != null && name.isTextual()
+                ? registry.find(name.textValue()).orElse(null)
+                : null;
+        if (tool == null) {
+            return List.of();
         }
-        return registry.find(name.textValue())
-                .map(tool -> {
-                    List<String> missing = new ArrayList<>(tool.tool().requiredClientCapabilities().stream()
-                            .filter(c -> !meta.declares(c))
-                            .sorted()
-                            .toList());
-                    if (tool.tool() instanceof TaskTool task
-                            && task.requiresTask()
-                            && !meta.declaresExtension(TaskMethods.EXTENSION)) {
-                        missing.add(TaskMethods.EXTENSION);
-                    }
-                    return List.copyOf(missing);
-                })
-                .filter(missing -> !missing.isEmpty());
+        List<String> missing = new ArrayList<>(0);
+        for (String capability : tool.tool().requiredClientCapabilities()) {
+            if (!meta.declares(capability)) {
+                missing.add(capability);
+            }
+        }
+        missing.sort(null);
+        if (tool.tool() instanceof TaskTool task
+                && task.requiresTask()
+                && !meta.declaresExtension(TaskMethods.EXTENSION)) {
+            missing.add(TaskMethods.EXTENSION);
+        }
+        return missing;
     }
 
     /** 2026-07-28 schema MissingRequiredClientCapabilityError: {@code data.requiredCapabilities} is a ClientCapabilities object. */

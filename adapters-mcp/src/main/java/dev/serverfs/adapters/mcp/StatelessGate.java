@@ -109,12 +109,12 @@ final class StatelessGate {
         if (!matches(headers.get(METHOD_HEADER), envelope.method())) {
             return refused(id, HEADER_MISMATCH, "Bad Request: Mcp-Method header does not match the body");
         }
-        if (!matches(headers.get(NAME_HEADER), nameOf(envelope.method(), envelope.params()))) {
+        String name = nameOf(envelope.method(), envelope.params());
+        if (!matches(headers.get(NAME_HEADER), name)) {
             return refused(id, HEADER_MISMATCH, "Bad Request: Mcp-Name header does not match the body");
         }
         if ("tools/call".equals(envelope.method())) {
-            String tool = nameOf(envelope.method(), envelope.params());
-            Map<String, List<String>> declared = tool == null ? Map.of() : paramHeaders.apply(tool);
+            Map<String, List<String>> declared = name == null ? Map.of() : paramHeaders.apply(name);
             JsonNode arguments = envelope.params().path("arguments");
             for (Map.Entry<String, List<String>> param : declared.entrySet()) {
                 if (!paramMatches(headers.get(PARAM_HEADER_PREFIX + param.getKey()), at(arguments, param.getValue()))) {

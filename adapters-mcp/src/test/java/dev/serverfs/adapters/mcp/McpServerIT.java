@@ -271,6 +271,23 @@ class McpServerIT {
     }
 
     @Test
+    void a_duplicate_key_at_any_depth_is_400_parse_error() {
+        McpTestClient client = start();
+        String id = client.initialize();
+
+        HttpResponse<String> top =
+                client.post("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\",\"id\":9}", session(id));
+        HttpResponse<String> nested = client.post(
+                "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\",\"params\":{\"_meta\":{\"a\":1,\"b\":2,\"a\":1}}}",
+                session(id));
+
+        assertEquals(400, top.statusCode());
+        assertEquals(-32700, json(top).at("/error/code").intValue());
+        assertEquals(400, nested.statusCode());
+        assertEquals(-32700, json(nested).at("/error/code").intValue());
+    }
+
+    @Test
     void an_invalid_envelope_is_400_invalid_request_with_its_id() {
         McpTestClient client = start();
         String id = client.initialize();
