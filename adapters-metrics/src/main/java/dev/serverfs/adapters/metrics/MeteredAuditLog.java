@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -15,8 +16,8 @@ import java.util.stream.Stream;
  * {@link AuditLog} that counts every {@code tool_call} event before handing it on: {@code
  * serverfs_tool_calls_total{tool,code}} (code {@code OK} or the stable error code) and the latency histogram {@code
  * serverfs_tool_call_seconds{tool}}, and {@code serverfs_tool_results_truncated_total{tool}} for answers cut by a
- * budget (a walk's entry cap, a result limit, a read's byte budget). Meters are looked up once per (tool, code), so
- * a call costs a few map reads and atomic updates.
+ * budget (a walk's entry cap, a result limit, a read's byte budget). A call costs one map read (the tool's meters), a
+ * counter increment and a timer record, and allocates nothing.
  */
 public final class MeteredAuditLog implements AuditLog {
 
@@ -52,9 +53,7 @@ public final class MeteredAuditLog implements AuditLog {
 
     private final AuditLog delegate;
     private final MeterRegistry registry;
-    private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
-    private final ConcurrentMap<String, ConcurrentMap<String, Counter>> counters = new ConcurrentHashMap<>();
-    private final ConcurrentMap<String, Counter> truncated = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, ToolMeters> tools = new ConcurrentHashMap<>();
 
     public MeteredAuditLog(AuditLog delegate, MeterRegistry registry) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
@@ -64,37 +63,74 @@ public final class MeteredAuditLog implements AuditLog {
     @Override
     public void toolCall(ToolCall event) {
         try {
-            String code = event.errorCode().orElse(OK);
-            counters.computeIfAbsent(event.tool(), t -> new ConcurrentHashMap<>())
-                    .computeIfAbsent(
-                            code,
-                            c -> Counter.builder("serverfs.tool.calls")
-                                    .description("Tool calls by tool and result code (OK or the stable error code)")
-                                    .tag("tool", event.tool())
-                                    .tag("code", c)
-                                    .register(registry))
-                    .increment();
-            timers.computeIfAbsent(
-                            event.tool(),
-                            t -> Timer.builder("serverfs.tool.call")
-                                    .description("Tool call latency, from the request's arguments to its result")
-                                    .tag("tool", t)
-                                    .serviceLevelObjectives(BUCKETS)
-                                    .register(registry))
-                    .record(event.duration().toNanos(), TimeUnit.NANOSECONDS);
-            if (Boolean.TRUE.equals(event.counters().get("truncated"))) {
-                truncated
-                        .computeIfAbsent(
-                                event.tool(),
-                                t -> Counter.builder("serverfs.tool.results.truncated")
-                                        .description("Successful calls whose answer was cut by a budget or limit")
-                                        .tag("tool", t)
-                                        .register(registry))
-                        .increment();
+            ToolMeters meters = tools.get(event.tool());
+            if (meters == null) {
+                meters = tools.computeIfAbsent(event.tool(), ToolMeters::new);
             }
+            meters.record(event);
         } catch (RuntimeException e) {
             // The port promises never to throw; a metrics failure must not lose the audit event.
         }
         delegate.toolCall(event);
+    }
+
+    /**
+     * One tool's meters, found with one map read per call. A counter is registered when its first call comes (so a
+     * tool that never failed shows no error series); two threads racing to register it get the same meter back from
+     * the registry, so the race is benign.
+     */
+    private final class ToolMeters {
+
+        private final String tool;
+        private final Timer latency;
+        private final ConcurrentMap<String, Counter> failed = new ConcurrentHashMap<>();
+        private volatile Counter ok;
+        private volatile Counter truncated;
+
+        ToolMeters(String tool) {
+            this.tool = tool;
+            this.latency = Timer.builder("serverfs.tool.call")
+                    .description("Tool call latency, from the request's arguments to its result")
+                    .tag("tool", tool)
+                    .serviceLevelObjectives(BUCKETS)
+                    .register(registry);
+        }
+
+        void record(ToolCall event) {
+            latency.record(event.duration().toNanos(), TimeUnit.NANOSECONDS);
+            calls(event.errorCode()).increment();
+            if (Boolean.TRUE.equals(event.counters().get("truncated"))) {
+                Counter t = truncated;
+                if (t == null) {
+                    t = Counter.builder("serverfs.tool.results.truncated")
+                            .description("Successful calls whose answer was cut by a budget or limit")
+                            .tag("tool", tool)
+                            .register(registry);
+                    truncated = t;
+                }
+                t.increment();
+            }
+        }
+
+        private Counter calls(Optional<String> errorCode) {
+            if (errorCode.isPresent()) {
+                Counter c = failed.get(errorCode.get());
+                return c != null ? c : failed.computeIfAbsent(errorCode.get(), this::counter);
+            }
+            Counter c = ok;
+            if (c == null) {
+                c = counter(OK);
+                ok = c;
+            }
+            return c;
+        }
+
+        private Counter counter(String code) {
+            return Counter.builder("serverfs.tool.calls")
+                    .description("Tool calls by tool and result code (OK or the stable error code)")
+                    .tag("tool", tool)
+                    .tag("code", code)
+                    .register(registry);
+        }
     }
 }
