@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -83,8 +82,7 @@ public final class MeteredAuditLog implements AuditLog {
 
         private final String tool;
         private final Timer latency;
-        private final ConcurrentMap<String, Counter> failed = new ConcurrentHashMap<>();
-        private volatile Counter ok;
+        private final ConcurrentMap<String, Counter> calls = new ConcurrentHashMap<>();
         private volatile Counter truncated;
 
         ToolMeters(String tool) {
@@ -98,7 +96,9 @@ public final class MeteredAuditLog implements AuditLog {
 
         void record(ToolCall event) {
             latency.record(event.duration().toNanos(), TimeUnit.NANOSECONDS);
-            calls(event.errorCode()).increment();
+            String code = event.errorCode().orElse(OK);
+            Counter c = calls.get(code);
+            (c != null ? c : calls.computeIfAbsent(code, this::counter)).increment();
             if (Boolean.TRUE.equals(event.counters().get("truncated"))) {
                 Counter t = truncated;
                 if (t == null) {
@@ -110,19 +110,6 @@ public final class MeteredAuditLog implements AuditLog {
                 }
                 t.increment();
             }
-        }
-
-        private Counter calls(Optional<String> errorCode) {
-            if (errorCode.isPresent()) {
-                Counter c = failed.get(errorCode.get());
-                return c != null ? c : failed.computeIfAbsent(errorCode.get(), this::counter);
-            }
-            Counter c = ok;
-            if (c == null) {
-                c = counter(OK);
-                ok = c;
-            }
-            return c;
         }
 
         private Counter counter(String code) {
