@@ -15,8 +15,8 @@ import java.util.stream.Stream;
  * {@link AuditLog} that counts every {@code tool_call} event before handing it on: {@code
  * serverfs_tool_calls_total{tool,code}} (code {@code OK} or the stable error code) and the latency histogram {@code
  * serverfs_tool_call_seconds{tool}}, and {@code serverfs_tool_results_truncated_total{tool}} for answers cut by a
- * budget (a walk's entry cap, a result limit, a read's byte budget). A call costs one map read (the tool's meters), a
- * counter increment and a timer record, and allocates nothing.
+ * budget (a walk's entry cap, a result limit, a read's byte budget). A call costs two map reads (the tool's meters,
+ * then its counter for the result code), a counter increment and a timer record, and allocates nothing.
  */
 public final class MeteredAuditLog implements AuditLog {
 
@@ -74,7 +74,7 @@ public final class MeteredAuditLog implements AuditLog {
     }
 
     /**
-     * One tool's meters, found with one map read per call. A counter is registered when its first call comes (so a
+     * One tool's meters, found with one map read per call; its call counters are keyed by result code. A counter is registered when its first call comes (so a
      * tool that never failed shows no error series); two threads racing to register it get the same meter back from
      * the registry, so the race is benign.
      */
