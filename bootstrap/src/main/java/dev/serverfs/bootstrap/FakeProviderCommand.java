@@ -1,17 +1,16 @@
 package dev.serverfs.bootstrap;
 
 import dev.serverfs.adapters.fake.FakeProvider;
+import dev.serverfs.bootstrap.cli.SubCommand;
 import dev.serverfs.bootstrap.launch.ServerFsProcess;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
+import org.apache.commons.cli.CommandLine;
 
 /**
  * {@code serverfs fake-provider} (hidden): the child process of the test-only {@code fake} runtime (reference
  * §7.3). It speaks a line protocol on stdin/stdout with its parent and is useless by hand; the parent only starts
  * it when {@code SERVERFS_AGENT_ENABLE_FAKE_RUNTIME=true}. Launch argv: {@link #argv()}.
  */
-@Command(name = "fake-provider", hidden = true, description = "Child process of the test-only fake Agent runtime.")
-final class FakeProviderCommand implements Callable<Integer> {
+final class FakeProviderCommand implements SubCommand {
 
     /** The argv that starts this sub-command on the current JVM and class path. */
     static java.util.List<String> argv() {
@@ -19,7 +18,22 @@ final class FakeProviderCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    public String name() {
+        return "fake-provider";
+    }
+
+    @Override
+    public String description() {
+        return "Child process of the test-only fake Agent runtime.";
+    }
+
+    @Override
+    public boolean hidden() {
+        return true;
+    }
+
+    @Override
+    public int run(CommandLine line) {
         return FakeProvider.run(System.in, System.out);
     }
 }

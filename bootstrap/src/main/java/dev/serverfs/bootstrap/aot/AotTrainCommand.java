@@ -1,5 +1,6 @@
 package dev.serverfs.bootstrap.aot;
 
+import dev.serverfs.bootstrap.cli.SubCommand;
 import dev.serverfs.bootstrap.launch.ServerFsProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -15,13 +16,15 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Converter;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.apache.commons.cli.ParseException;
 
 /**
  * {@code serverfs aot-train --output F}: starts {@code serve} as a child of this JVM's own java and JVM options plus
@@ -29,36 +32,79 @@ import picocli.CommandLine.Option;
  * it with SIGTERM, and moves the finished cache to {@code F}. A run that fails anywhere leaves no file at {@code F}
  * (an older one there is kept) and exits 1.
  */
-@Command(
-        name = "aot-train",
-        description = "Record the start-up (AOT) cache of serve from a scripted workload, into --output.")
-public final class AotTrainCommand implements Callable<Integer> {
+public final class AotTrainCommand implements SubCommand {
 
     private static final String LISTENING = "ServerFS listening on ";
     private static final Duration START_WAIT = Duration.ofSeconds(180);
     private static final Duration STOP_WAIT = Duration.ofSeconds(300);
 
-    @Option(names = "--output", required = true, description = "Where the cache goes (written only when complete).")
-    private Path output;
-
-    @Option(names = "--rounds", defaultValue = "400", description = "Rounds of file calls (default: ${DEFAULT-VALUE}).")
-    private int rounds;
-
-    @Option(
-            names = "--max-seconds",
-            defaultValue = "60",
-            description = "Stop the rounds early after this long (default: ${DEFAULT-VALUE}).")
-    private int maxSeconds;
+    private static final String OUTPUT = "output";
+    private static final String ROUNDS = "rounds";
+    private static final String MAX_SECONDS = "max-seconds";
+    private static final int DEFAULT_ROUNDS = 400;
+    private static final int DEFAULT_MAX_SECONDS = 60;
 
     @Override
-    public Integer call() throws InterruptedException {
+    public String name() {
+        return "aot-train";
+    }
+
+    @Override
+    public String description() {
+        return "Record the start-up (AOT) cache of serve from a scripted workload, into --output.";
+    }
+
+    @Override
+    public Options options() {
+        return new Options()
+                .addOption(Option.builder()
+                        .longOpt(OUTPUT)
+                        .hasArg()
+                        .argName("FILE")
+                        .required()
+                        .converter(Converter.PATH)
+                        .desc("Where the cache goes (written only when complete).")
+                        .get())
+                .addOption(Option.builder()
+                        .longOpt(ROUNDS)
+                        .hasArg()
+                        .argName("N")
+                        .converter(AotTrainCommand::count)
+                        .desc("Rounds of file calls (default: " + DEFAULT_ROUNDS + ").")
+                        .get())
+                .addOption(Option.builder()
+                        .longOpt(MAX_SECONDS)
+                        .hasArg()
+                        .argName("S")
+                        .converter(AotTrainCommand::count)
+                        .desc("Stop the rounds early after this long (default: " + DEFAULT_MAX_SECONDS + ").")
+                        .get());
+    }
+
+    private static int count(String value) throws ParseException {
+        try {
+            int n = Integer.parseInt(value);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new ParseException("not a positive whole number: " + value);
+    }
+
+    @Override
+    public int run(CommandLine line) throws ParseException, InterruptedException {
+        Path output = line.getParsedOptionValue(OUTPUT);
+        int rounds = line.getParsedOptionValue(ROUNDS, DEFAULT_ROUNDS);
+        Duration maxTime = Duration.ofSeconds(line.<Integer>getParsedOptionValue(MAX_SECONDS, DEFAULT_MAX_SECONDS));
         Path target = output.toAbsolutePath();
         Path partial = target.resolveSibling(
                 target.getFileName() + ".partial-" + ProcessHandle.current().pid());
         Path partialConfig = partial.resolveSibling(partial.getFileName() + ".config");
         long started = System.nanoTime();
         try (TrainingFixture fixture = TrainingFixture.create()) {
-            int calls = train(fixture, partial);
+            int calls = train(fixture, partial, rounds, maxTime);
             if (!Files.isRegularFile(partial) || Files.size(partial) == 0 || Files.exists(partialConfig)) {
                 throw new IOException("the JVM wrote no complete cache");
             }
@@ -76,7 +122,8 @@ public final class AotTrainCommand implements Callable<Integer> {
         }
     }
 
-    private int train(TrainingFixture fixture, Path partial) throws IOException, InterruptedException {
+    private int train(TrainingFixture fixture, Path partial, int rounds, Duration maxTime)
+            throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(serveCommand(partial))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
@@ -100,7 +147,7 @@ public final class AotTrainCommand implements Callable<Integer> {
             } catch (ExecutionException | TimeoutException e) {
                 throw new IOException("serve did not start: " + String.join(" | ", snapshot(tail)));
             }
-            int calls = new TrainingWorkload(endpoint).run(rounds, Duration.ofSeconds(maxSeconds));
+            int calls = new TrainingWorkload(endpoint).run(rounds, maxTime);
             // SIGTERM through the handle: Process.destroy would also close the stderr pipe, which the JVM that
             // assembles the cache after serve stops still writes to (it would die of SIGPIPE).
             serve.toHandle().destroy();

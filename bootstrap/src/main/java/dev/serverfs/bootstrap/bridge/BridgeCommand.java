@@ -4,6 +4,7 @@ import dev.serverfs.adapters.bridge.BridgeServer;
 import dev.serverfs.adapters.bridge.BridgeStats;
 import dev.serverfs.adapters.metrics.PrometheusMetrics;
 import dev.serverfs.bootstrap.agent.EmbeddedAgent;
+import dev.serverfs.bootstrap.cli.SubCommand;
 import dev.serverfs.bootstrap.config.ConfigLoader;
 import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.EnvFileOption;
@@ -15,12 +16,11 @@ import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import sun.misc.Signal;
 
 /**
@@ -33,8 +33,7 @@ import sun.misc.Signal;
  * and exits 0. With {@code SERVERFS_AGENT_BRIDGE_METRICS_PORT} set it also answers {@code GET /metrics} (the Agent
  * gauges); a metrics port it cannot bind exits 1 naming that address.
  */
-@Command(name = "bridge", description = "Run the Agent Bridge: the Agent service on a Unix socket for a split serve.")
-public final class BridgeCommand implements Callable<Integer> {
+public final class BridgeCommand implements SubCommand {
 
     /** The stderr line a supervisor (or a test) waits for; it names no path. */
     public static final String READY = "ServerFS Agent Bridge ready";
@@ -50,14 +49,26 @@ public final class BridgeCommand implements Callable<Integer> {
             ErrorCode.SOCKET_DIRECTORY_UNSAFE,
             ErrorCode.SOCKET_PATH_IN_USE);
 
-    @Mixin
-    private EnvFileOption envFileOption;
+    @Override
+    public String name() {
+        return "bridge";
+    }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public String description() {
+        return "Run the Agent Bridge: the Agent service on a Unix socket for a split serve.";
+    }
+
+    @Override
+    public Options options() {
+        return new Options().addOption(EnvFileOption.option());
+    }
+
+    @Override
+    public int run(CommandLine line) throws InterruptedException {
         ServerFsConfig config;
         try {
-            config = ConfigLoader.loadBridge(System.getenv(), envFileOption.envFile());
+            config = ConfigLoader.loadBridge(System.getenv(), EnvFileOption.envFile(line));
         } catch (ConfigurationException e) {
             return StartupEvents.configurationFailed(e);
         }

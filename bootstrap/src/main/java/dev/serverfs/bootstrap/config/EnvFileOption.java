@@ -2,18 +2,27 @@ package dev.serverfs.bootstrap.config;
 
 import java.nio.file.Path;
 import java.util.Optional;
-import picocli.CommandLine.Option;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
 
-/** The {@code --env-file FILE} option every configuration-reading sub-command shares (a picocli mixin). */
+/** The {@code --env-file FILE} option every configuration-reading sub-command shares. */
 public final class EnvFileOption {
 
-    @Option(
-            names = "--env-file",
-            paramLabel = "FILE",
-            description = "Read variables from this .env file; the process environment wins over it.")
-    private Path envFile;
+    private static final String NAME = "env-file";
 
-    public Optional<Path> envFile() {
-        return Optional.ofNullable(envFile);
+    private EnvFileOption() {}
+
+    public static Option option() {
+        return Option.builder()
+                .longOpt(NAME)
+                .hasArg()
+                .argName("FILE")
+                .desc("Read variables from this .env file; the process environment wins over it.")
+                .get();
+    }
+
+    /** The file given on {@code line}, if any. */
+    public static Optional<Path> envFile(CommandLine line) {
+        return Optional.ofNullable(line.getOptionValue(NAME)).map(Path::of);
     }
 }

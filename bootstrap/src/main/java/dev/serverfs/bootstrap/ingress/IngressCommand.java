@@ -3,36 +3,47 @@ package dev.serverfs.bootstrap.ingress;
 import dev.serverfs.adapters.ingress.ApacheHttpsFetcher;
 import dev.serverfs.adapters.ingress.UndertowIngressSidecar;
 import dev.serverfs.application.service.FetchRemoteFileService;
+import dev.serverfs.bootstrap.cli.SubCommand;
 import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.EnvFileOption;
 import dev.serverfs.bootstrap.config.Variables;
 import dev.serverfs.bootstrap.logging.ServerFsLogging;
 import dev.serverfs.bootstrap.logging.StartupEvents;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /**
  * {@code serverfs ingress [--env-file F]}: the file-ingress sidecar (v0.5 plan §6–§8, contract reference §8). Binds
  * {@code SERVERFS_HOST:SERVERFS_FILE_INGRESS_PORT} and serves until the process is stopped; exit 2 on a
  * configuration error, 1 when the address cannot be bound.
  */
-@Command(name = "ingress", description = "Run the file-ingress sidecar (POST /fetch, GET /healthz).")
-public final class IngressCommand implements Callable<Integer> {
+public final class IngressCommand implements SubCommand {
 
     private static final Logger LOG = LoggerFactory.getLogger("dev.serverfs.startup");
 
-    @Mixin
-    private EnvFileOption envFileOption;
+    @Override
+    public String name() {
+        return "ingress";
+    }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public String description() {
+        return "Run the file-ingress sidecar (POST /fetch, GET /healthz).";
+    }
+
+    @Override
+    public Options options() {
+        return new Options().addOption(EnvFileOption.option());
+    }
+
+    @Override
+    public int run(CommandLine line) throws InterruptedException {
         IngressSettings settings;
         try {
-            settings = IngressSettings.parse(Variables.load(System.getenv(), envFileOption.envFile()));
+            settings = IngressSettings.parse(Variables.load(System.getenv(), EnvFileOption.envFile(line)));
         } catch (ConfigurationException e) {
             return StartupEvents.configurationFailed(e);
         }

@@ -4,12 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
-import picocli.CommandLine;
 
 /** The build's version, filtered into {@code serverfs-version.properties} by Maven. */
-public final class ServerFsVersion implements CommandLine.IVersionProvider {
+public final class ServerFsVersion {
 
     private static final String VERSION = load();
+
+    private ServerFsVersion() {}
 
     private static String load() {
         try (InputStream in = ServerFsVersion.class.getResourceAsStream("/serverfs-version.properties")) {
@@ -23,10 +24,5 @@ public final class ServerFsVersion implements CommandLine.IVersionProvider {
 
     public static String version() {
         return VERSION;
-    }
-
-    @Override
-    public String[] getVersion() {
-        return new String[] {"ServerFS " + VERSION};
     }
 }

@@ -1,5 +1,6 @@
 package dev.serverfs.bootstrap.serve;
 
+import dev.serverfs.bootstrap.cli.SubCommand;
 import dev.serverfs.bootstrap.config.ConfigLoader;
 import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.EnvFileOption;
@@ -10,21 +11,19 @@ import dev.serverfs.bootstrap.metrics.ProcessMetrics;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import java.io.IOException;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /**
  * {@code serverfs serve [--env-file F]}: validates the configuration (exit 2 with {@code ServerFS: configuration
  * error: <reason>} otherwise), binds {@code SERVERFS_HOST:SERVERFS_PORT}, prints the MCP URL on stderr, and serves
  * until SIGTERM or SIGINT, then stops accepting and lets calls in flight finish.
  */
-@Command(name = "serve", description = "Run the MCP server (Streamable HTTP at /mcp, health at /healthz).")
-public final class ServeCommand implements Callable<Integer> {
+public final class ServeCommand implements SubCommand {
 
     /** Exit code when the listener can not be opened (e.g. the port is taken). */
     public static final int EXIT_CANNOT_LISTEN = 1;
@@ -32,14 +31,26 @@ public final class ServeCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger("dev.serverfs.startup");
     private static final long SHUTDOWN_GRACE_SECONDS = 20;
 
-    @Mixin
-    private EnvFileOption envFileOption;
+    @Override
+    public String name() {
+        return "serve";
+    }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public String description() {
+        return "Run the MCP server (Streamable HTTP at /mcp, health at /healthz).";
+    }
+
+    @Override
+    public Options options() {
+        return new Options().addOption(EnvFileOption.option());
+    }
+
+    @Override
+    public int run(CommandLine line) throws InterruptedException {
         ServerFsConfig config;
         try {
-            config = ConfigLoader.loadFromProcess(envFileOption.envFile());
+            config = ConfigLoader.loadFromProcess(EnvFileOption.envFile(line));
         } catch (ConfigurationException e) {
             return StartupEvents.configurationFailed(e);
         }

@@ -2,6 +2,7 @@ package dev.serverfs.bootstrap.tasks;
 
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores.TaskSummary;
+import dev.serverfs.bootstrap.cli.SubCommand;
 import dev.serverfs.bootstrap.config.ConfigLoader;
 import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.EnvFileOption;
@@ -15,10 +16,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
 
 /**
  * {@code serverfs tasks [--all] [--env-file F]}: lists Agent tasks from the store in {@code
@@ -26,24 +26,17 @@ import picocli.CommandLine.Option;
  * ones unless {@code --all}. Exit 0 (also when there is no store yet), 2 for a configuration error or an unsafe
  * state directory, 1 when the store cannot be read.
  */
-@Command(
-        name = "tasks",
-        description = "List Agent tasks from the task store (read-only; non-terminal tasks unless --all).")
-public final class TasksCommand implements Callable<Integer> {
+public final class TasksCommand implements SubCommand {
 
     /** Exit code when the store exists but cannot be read. */
     static final int EXIT_STORE_ERROR = 1;
 
-    @Mixin
-    private EnvFileOption envFileOption;
-
-    @Option(names = "--all", description = "Include finished tasks (succeeded, failed, cancelled, interrupted).")
-    private boolean all;
+    private static final String ALL = "all";
 
     private final Clock clock;
     private final PrintStream out;
 
-    /** The command as picocli creates it: system clock, standard output. */
+    /** The command as {@code serverfs tasks} runs it: system clock, standard output. */
     public TasksCommand() {
         this(Clock.systemUTC(), System.out);
     }
@@ -54,10 +47,31 @@ public final class TasksCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    public String name() {
+        return "tasks";
+    }
+
+    @Override
+    public String description() {
+        return "List Agent tasks from the task store (read-only; non-terminal tasks unless --all).";
+    }
+
+    @Override
+    public Options options() {
+        return new Options()
+                .addOption(EnvFileOption.option())
+                .addOption(Option.builder()
+                        .longOpt(ALL)
+                        .desc("Include finished tasks (succeeded, failed, cancelled, interrupted).")
+                        .get());
+    }
+
+    @Override
+    public int run(CommandLine line) {
+        boolean all = line.hasOption(ALL);
         ServerFsConfig config;
         try {
-            config = ConfigLoader.loadFromProcess(envFileOption.envFile());
+            config = ConfigLoader.loadFromProcess(EnvFileOption.envFile(line));
         } catch (ConfigurationException e) {
             return StartupEvents.configurationFailed(e);
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.serverfs.adapters.sqlite.SqliteTaskStores;
 import dev.serverfs.application.port.out.TaskStore;
 import dev.serverfs.bootstrap.ServerFsMain;
+import dev.serverfs.bootstrap.cli.SubCommands;
 import dev.serverfs.bootstrap.launch.ServerFsProcess;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.task.RuntimeName;
@@ -28,7 +29,6 @@ import java.time.ZoneOffset;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class TasksCommandTest {
 
@@ -122,8 +122,7 @@ class TasksCommandTest {
     }
 
     private int run(Clock clock, String... args) {
-        return new CommandLine(new TasksCommand(clock, new PrintStream(out, true, StandardCharsets.UTF_8)))
-                .execute(args);
+        return SubCommands.execute(new TasksCommand(clock, new PrintStream(out, true, StandardCharsets.UTF_8)), args);
     }
 
     private String printed() {
