@@ -82,6 +82,14 @@ public final class LinuxWorkdirFileSystem
         this(Resolution.AUTO);
     }
 
+    /**
+     * Links the system calls this file system makes (the FFM downcall stubs, ≈ 0.25 s of a JVM's first use) ahead of
+     * the first instance, so that a start-up can do it on a second thread while it reads its configuration.
+     */
+    public static void linkSystemCalls() {
+        Syscalls.link();
+    }
+
     public LinuxWorkdirFileSystem(Resolution resolution) {
         this(resolution, directory -> {});
     }

@@ -41,7 +41,6 @@ public final class BridgeCommand implements SubCommand {
     /** Exit code when the metrics listener can not be opened (e.g. the port is taken), as for {@code serve}. */
     public static final int EXIT_CANNOT_LISTEN = 1;
 
-    private static final Logger log = LoggerFactory.getLogger("dev.serverfs.startup");
     private static final Set<ErrorCode> REFUSALS = Set.of(
             ErrorCode.AGENT_RESULT_STORAGE_ERROR, // the task store cannot be opened, e.g. corrupt (issue 24 item 7)
             ErrorCode.CONFIGURATION_ERROR,
@@ -66,6 +65,7 @@ public final class BridgeCommand implements SubCommand {
 
     @Override
     public int run(CommandLine line) throws InterruptedException {
+        Logger log = LoggerFactory.getLogger("dev.serverfs.startup");
         ServerFsConfig config;
         try {
             config = ConfigLoader.loadBridge(System.getenv(), EnvFileOption.envFile(line));

@@ -7,6 +7,7 @@ import dev.serverfs.bootstrap.cli.SubCommand;
 import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.EnvFileOption;
 import dev.serverfs.bootstrap.config.Variables;
+import dev.serverfs.bootstrap.launch.EarlyStart;
 import dev.serverfs.bootstrap.logging.ServerFsLogging;
 import dev.serverfs.bootstrap.logging.StartupEvents;
 import java.util.concurrent.CountDownLatch;
@@ -21,8 +22,6 @@ import org.slf4j.LoggerFactory;
  * configuration error, 1 when the address cannot be bound.
  */
 public final class IngressCommand implements SubCommand {
-
-    private static final Logger LOG = LoggerFactory.getLogger("dev.serverfs.startup");
 
     @Override
     public String name() {
@@ -41,6 +40,8 @@ public final class IngressCommand implements SubCommand {
 
     @Override
     public int run(CommandLine line) throws InterruptedException {
+        EarlyStart.ingress();
+        Logger log = LoggerFactory.getLogger("dev.serverfs.startup");
         IngressSettings settings;
         try {
             settings = IngressSettings.parse(Variables.load(System.getenv(), EnvFileOption.envFile(line)));
@@ -52,7 +53,7 @@ public final class IngressCommand implements SubCommand {
         try {
             running = start(settings);
         } catch (RuntimeException e) {
-            LOG.atError()
+            log.atError()
                     .setMessage("startup_failed")
                     .addKeyValue("role", "ingress")
                     .addKeyValue("reason", "cannot listen on the configured host and port")
@@ -65,7 +66,7 @@ public final class IngressCommand implements SubCommand {
             running.close();
             stopped.countDown();
         }));
-        LOG.atInfo()
+        log.atInfo()
                 .setMessage("startup")
                 .addKeyValue("role", "ingress")
                 .addKeyValue("port", running.sidecar().address().getPort())

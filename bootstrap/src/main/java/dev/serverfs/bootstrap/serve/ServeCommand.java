@@ -5,6 +5,7 @@ import dev.serverfs.bootstrap.config.ConfigLoader;
 import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.EnvFileOption;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.bootstrap.launch.EarlyStart;
 import dev.serverfs.bootstrap.logging.ServerFsLogging;
 import dev.serverfs.bootstrap.logging.StartupEvents;
 import dev.serverfs.bootstrap.metrics.ProcessMetrics;
@@ -28,7 +29,6 @@ public final class ServeCommand implements SubCommand {
     /** Exit code when the listener can not be opened (e.g. the port is taken). */
     public static final int EXIT_CANNOT_LISTEN = 1;
 
-    private static final Logger log = LoggerFactory.getLogger("dev.serverfs.startup");
     private static final long SHUTDOWN_GRACE_SECONDS = 20;
 
     @Override
@@ -48,6 +48,8 @@ public final class ServeCommand implements SubCommand {
 
     @Override
     public int run(CommandLine line) throws InterruptedException {
+        EarlyStart.serve();
+        Logger log = LoggerFactory.getLogger("dev.serverfs.startup");
         ServerFsConfig config;
         try {
             config = ConfigLoader.loadFromProcess(EnvFileOption.envFile(line));

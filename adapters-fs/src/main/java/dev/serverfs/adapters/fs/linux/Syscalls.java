@@ -66,6 +66,14 @@ public final class Syscalls {
 
     private static final ScratchPool<Scratch> SCRATCH = new ScratchPool<>(Scratch::new);
 
+    /**
+     * Makes the downcall handles above now (the class's initialization, ≈ 0.25 s of a JVM's first use: the FFM
+     * linker generates each stub), so that a start-up can do it on a second thread.
+     */
+    public static void link() {
+        // The call initialized the class; nothing else to do.
+    }
+
     /** Native scratch memory for one call at a time, borrowed from {@link #SCRATCH} (issue 10 §4b). */
     private static final class Scratch {
         final Arena arena = Arena.ofAuto();
