@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * median / min-max table of the mean latency of the 30 calls.
  *
  * <p>Usage (tools/mcp/bench-warm-start.sh does the set-up): java WarmStartBench.java JAR FIXTURE ROUNDS WARMUP
- * name=CACHE_OR_none ...
+ * name=CACHE_OR_none[;JVM_FLAG...] ... (JVM flags after the cache, separated by ';', go to that configuration's
+ * serve); WARM_TRACE=1 also prints every call's latency.
  */
 public final class WarmStartBench {
     static final List<String> PATHS = List.of("read1MiB", "list1000", "stat", "search");
@@ -102,13 +103,19 @@ public final class WarmStartBench {
         }
     }
 
+    static final boolean TRACE = System.getenv("WARM_TRACE") != null;
+
     static double mean(Client client, String path) throws Exception {
         long total = 0;
+        StringBuilder trace = TRACE ? new StringBuilder("  " + path + ":") : null;
         for (int i = 0; i < CALLS; i++) {
             long s = System.nanoTime();
             client.call(path);
-            total += System.nanoTime() - s;
+            long d = System.nanoTime() - s;
+            total += d;
+            if (trace != null) trace.append(' ').append(fmt(d / 1e6));
         }
+        if (trace != null) System.out.println(trace);
         return total / 1e6 / CALLS;
     }
 
@@ -188,9 +195,11 @@ public final class WarmStartBench {
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-XX:+UseSerialGC",
                     "-Xmx1g", "-XX:MaxDirectMemorySize=256m"));
-            if (!cache.equals("none")) {
-                cmd.addAll(List.of("-XX:AOTCache=" + cache, "-XX:AOTMode=on", "-Xlog:aot*=off", "-Xlog:cds*=off"));
+            String[] parts = cache.split(";");
+            if (!parts[0].equals("none")) {
+                cmd.addAll(List.of("-XX:AOTCache=" + parts[0], "-XX:AOTMode=on", "-Xlog:aot*=off", "-Xlog:cds*=off"));
             }
+            cmd.addAll(List.of(parts).subList(1, parts.length));
             cmd.addAll(List.of("-jar", jar.toString(), "serve"));
             int port;
             try (ServerSocket s = new ServerSocket(0)) {
