@@ -69,6 +69,8 @@ class ServerFsMainTest {
             {"check-config", "--env", env.toString()}, // a prefix of --env-file is not --env-file
             {"check-config", "--env-file", env.toString(), "extra"},
             {"check-config", "--env-file"},
+            {"check-config", "--env-file", env.toString(), "--env-file", env.toString()},
+            {"check-config", "--bridge", "--env-file", env.toString(), "--bridge"},
             {"aot-train", "--output", tmp.resolve("cache.aot").toString(), "--rounds", "many"},
             {"aot-train", "--output", tmp.resolve("cache.aot").toString(), "--max-seconds", "0"},
             {"aot-train", "--rounds", "3"},

@@ -2,7 +2,9 @@ package dev.serverfs.bootstrap.cli;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
 import org.apache.commons.cli.HelpFormatter;
@@ -13,7 +15,7 @@ import org.apache.commons.cli.ParseException;
 /**
  * Parses and runs one {@link SubCommand} with Apache Commons CLI: exit {@value #EXIT_USAGE} with the reason and the
  * sub-command's usage on stderr for a command line that does not parse (an unknown option, a missing value, a stray
- * argument); {@code --help} prints the usage on stdout; an unexpected exception is printed with its stack trace and
+ * argument, an option given twice); {@code --help} prints the usage on stdout; an unexpected exception is printed with its stack trace and
  * exits {@value #EXIT_SOFTWARE}. Long options are matched whole, never by a prefix.
  */
 public final class SubCommands {
@@ -46,6 +48,12 @@ public final class SubCommands {
             List<String> stray = line.getArgList();
             if (!stray.isEmpty()) {
                 throw new ParseException("Unexpected argument: " + stray.getFirst());
+            }
+            Set<String> seen = new HashSet<>();
+            for (Option option : line.getOptions()) {
+                if (!seen.add(option.getKey())) {
+                    throw new ParseException("Option --" + option.getLongOpt() + " given more than once");
+                }
             }
             return command.run(line);
         } catch (ParseException e) {
