@@ -175,7 +175,8 @@ final class TrainingWorkload {
             JsonNode done = awaitTask(task, ENDED);
             if (!done.get("status").asText().equals("succeeded")) {
                 throw new IOException(
-                        "a fake training task ended " + done.get("status").asText());
+                        "a fake training task ended " + done.get("status").asText() + " ("
+                                + done.path("error_code").asText() + ")");
             }
             ok("read_agent_task_events", Map.of("task_id", task));
             refused("read_agent_task_result", Map.of("task_id", task)); // a short result is inline

@@ -1,9 +1,12 @@
 package dev.serverfs.bootstrap.launch;
 
 import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
+import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /** The process-level facts of ServerFS that sub-commands and wiring need. */
 public final class ServerFsProcess {
@@ -24,15 +27,27 @@ public final class ServerFsProcess {
         return javaCommand(MAIN_CLASS, "fake-provider");
     }
 
-    /** The argv that runs {@code mainClass} with {@code args} on this JVM and class path. */
+    /**
+     * The argv that runs {@code mainClass} with {@code args} on this JVM and class path, made absolute: the child
+     * starts in another directory (a provider in its task's), where {@code java -jar build/serverfs.jar}'s relative
+     * class path names nothing.
+     */
     public static List<String> javaCommand(String mainClass, String... args) {
         List<String> argv = new ArrayList<>();
         argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         argv.add("-cp");
-        argv.add(System.getProperty("java.class.path"));
+        argv.add(absoluteClassPath(
+                System.getProperty("java.class.path"), Path.of("").toAbsolutePath()));
         argv.add(mainClass);
         argv.addAll(List.of(args));
         return argv;
+    }
+
+    /** {@code classPath} with each entry resolved against {@code base} (an empty entry is {@code base} itself). */
+    static String absoluteClassPath(String classPath, Path base) {
+        return Arrays.stream(classPath.split(File.pathSeparator, -1))
+                .map(entry -> base.resolve(entry).normalize().toString())
+                .collect(Collectors.joining(File.pathSeparator));
     }
 
     /**
