@@ -61,6 +61,18 @@ class ServerFsMainTest {
     }
 
     @Test
+    void help_is_printed_even_when_a_required_option_is_left_out() throws Exception {
+        for (String flag : new String[] {"-h", "--help"}) {
+            StdStreams s = StdStreams.capture(() -> ServerFsMain.run("aot-train", flag));
+            assertEquals(0, s.exitCode(), s.err());
+            assertTrue(s.out().startsWith("usage: serverfs aot-train --output <FILE>"), s.out());
+        }
+        StdStreams missing = StdStreams.capture(() -> ServerFsMain.run("aot-train", "--rounds", "3"));
+        assertEquals(2, missing.exitCode());
+        assertTrue(missing.err().startsWith("ServerFS: Missing required option: output\n"), missing.err());
+    }
+
+    @Test
     void unknown_options_prefixes_and_stray_arguments_are_refused_before_anything_runs(@TempDir Path tmp)
             throws Exception {
         Path env = Files.writeString(tmp.resolve("test.env"), "WORKDIR_01_ALIAS=docs\nWORKDIR_01_PATH=" + tmp + "\n");

@@ -2,12 +2,14 @@ package dev.serverfs.bootstrap.cli;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
 import org.apache.commons.cli.HelpFormatter;
+import org.apache.commons.cli.MissingOptionException;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 import org.apache.commons.cli.ParseException;
@@ -56,6 +58,15 @@ public final class SubCommands {
                 }
             }
             return command.run(line);
+        } catch (MissingOptionException e) {
+            // Help wins over a required option left out, as it does over everything else on the line.
+            if (Arrays.stream(args).anyMatch(a -> a.equals("-h") || a.equals("--" + HELP))) {
+                printHelp(command, options, System.out);
+                return 0;
+            }
+            System.err.println("ServerFS: " + e.getMessage());
+            printHelp(command, options, System.err);
+            return EXIT_USAGE;
         } catch (ParseException e) {
             System.err.println("ServerFS: " + e.getMessage());
             printHelp(command, options, System.err);
