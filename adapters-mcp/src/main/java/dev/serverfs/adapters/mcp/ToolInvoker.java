@@ -9,6 +9,9 @@ import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.workdir.PathPolicy;
+import dev.serverfs.domain.workdir.WorkdirAlias;
+import dev.serverfs.domain.workdir.WorkdirPath;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +36,7 @@ final class ToolInvoker {
 
     private static final Logger log = LoggerFactory.getLogger(ToolInvoker.class);
     private static final int MAX_SCHEMA_MESSAGES = 5;
+    private static final int MAX_AUDITED_PATH = 4096;
 
     /** The audit code of a call that failed outside the tool with a server fault (no {@code ErrorCode} exists). */
     static final String INTERNAL_ERROR = "INTERNAL_ERROR";
@@ -88,8 +92,8 @@ final class ToolInvoker {
             }
             arguments = tool.knownArguments(object);
         }
-        Optional<String> workdir = textArgument(arguments, "workdir");
-        Optional<String> path = textArgument(arguments, "path");
+        Optional<String> workdir = textArgument(arguments, "workdir").filter(WorkdirAlias::isValid);
+        Optional<String> path = textArgument(arguments, "path").flatMap(ToolInvoker::auditedPath);
         try {
             List<Error> errors;
             try {
@@ -296,6 +300,15 @@ final class ToolInvoker {
             throw new IllegalStateException("a tool payload must serialise to a JSON object");
         }
         return json;
+    }
+
+    /**
+     * What an audit event may name of an agent's {@code path} argument: its workdir-relative normal form (reference
+     * §2.0: the agent-visible path), never an absolute or escaping one (a host path, reference §12), nor one longer
+     * than any file's (PATH_MAX): one request could otherwise write megabytes to the log.
+     */
+    private static Optional<String> auditedPath(String raw) {
+        return PathPolicy.normalised(raw).map(WorkdirPath::display).filter(p -> p.length() <= MAX_AUDITED_PATH);
     }
 
     private static Optional<String> textArgument(ObjectNode arguments, String name) {

@@ -222,6 +222,40 @@ class ToolInvokerTest {
     }
 
     @Test
+    void a_call_audits_only_the_agent_visible_path_and_a_well_formed_alias() throws Exception {
+        ToolInvoker invoker = invoker(new EchoTool());
+        String huge = "\u0001".repeat(1_000_000);
+        String[][] calls = {
+            {"docs", "/srv/host/secret.txt"}, // absolute: a host path
+            {"docs", "~/secret.txt"},
+            {"docs", "sub/../../outside/secret.txt"}, // escapes the workdir
+            {"docs", "a/" + "b".repeat(5000)}, // longer than any path
+            {"docs", huge},
+            {huge, "missing.txt"}, // no alias is this long
+            {"not an alias!", "missing.txt"},
+        };
+        for (String[] call : calls) {
+            ObjectNode arguments = Json.object();
+            arguments.put("workdir", call[0]);
+            arguments.put("path", call[1]);
+            invoker.call("echo_path", arguments);
+        }
+        invoker.call("echo_path", json("{\"workdir\":\"docs\",\"path\":\"./sub//missing.txt\"}"));
+
+        List<AuditLog.ToolCall> events = audit.events();
+        assertEquals(calls.length + 1, events.size());
+        for (int i = 0; i < 5; i++) {
+            assertEquals(Optional.of("docs"), events.get(i).workdir(), "event " + i);
+            assertEquals(Optional.empty(), events.get(i).path(), "event " + i);
+        }
+        for (int i = 5; i < 7; i++) {
+            assertEquals(Optional.empty(), events.get(i).workdir(), "event " + i);
+            assertEquals(Optional.of("missing.txt"), events.get(i).path(), "event " + i);
+        }
+        assertEquals(Optional.of("sub/missing.txt"), events.getLast().path());
+    }
+
+    @Test
     void every_agent_tool_audit_event_carries_schema_version_and_a_well_formed_task_id() throws Exception {
         ToolInvoker invoker = invoker(new PokeTaskTool());
         String id = "agt_" + "0123456789abcdef01234567";

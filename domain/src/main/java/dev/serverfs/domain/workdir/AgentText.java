@@ -7,6 +7,12 @@ package dev.serverfs.domain.workdir;
  */
 public final class AgentText {
 
+    /**
+     * The most of an agent's text a message repeats (PATH_MAX): a longer path names no file, and a megabyte of it
+     * would come back in the answer.
+     */
+    public static final int MAX_ECHOED_CHARS = 4096;
+
     private AgentText() {}
 
     /** Whether {@code text} is valid Unicode: every surrogate is part of a high-low pair. */
@@ -25,11 +31,14 @@ public final class AgentText {
 
     /**
      * {@code text} safe to echo in a one-line message: control characters as {@code ?}, unpaired surrogates as
-     * U+FFFD (a JSON encoder may refuse to write them).
+     * U+FFFD (a JSON encoder may refuse to write them), and cut with {@code …} after {@value #MAX_ECHOED_CHARS}
+     * characters.
      */
     public static String printable(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        text.codePoints().forEach(cp -> {
+        boolean cut = text.length() > MAX_ECHOED_CHARS;
+        String shown = cut ? text.substring(0, MAX_ECHOED_CHARS) : text;
+        StringBuilder out = new StringBuilder(shown.length() + 1);
+        shown.codePoints().forEach(cp -> {
             if (cp < 0x20 || cp == 0x7f) {
                 out.append('?');
             } else if (cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE) {
@@ -38,6 +47,6 @@ public final class AgentText {
                 out.appendCodePoint(cp);
             }
         });
-        return out.toString();
+        return cut ? out.append('\u2026').toString() : out.toString();
     }
 }

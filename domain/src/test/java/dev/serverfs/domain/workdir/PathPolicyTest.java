@@ -102,6 +102,10 @@ class PathPolicyTest {
         assertTrue(AgentText.wellFormed("\ud83d\ude00"));
         assertFalse(AgentText.wellFormed("\ude00\ud83d"));
         assertEquals("a?\ufffd\ud83d\ude00", AgentText.printable("a\n\ud800\ud83d\ude00"));
+        String huge = "a".repeat(AgentText.MAX_ECHOED_CHARS) + "tail";
+        assertEquals("a".repeat(AgentText.MAX_ECHOED_CHARS) + "\u2026", AgentText.printable(huge));
+        assertEquals(
+                "a".repeat(AgentText.MAX_ECHOED_CHARS), AgentText.printable("a".repeat(AgentText.MAX_ECHOED_CHARS)));
     }
 
     @Test
