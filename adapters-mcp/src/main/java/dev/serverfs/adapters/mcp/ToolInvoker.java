@@ -9,6 +9,7 @@ import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.TaskId;
+import dev.serverfs.domain.workdir.AgentText;
 import dev.serverfs.domain.workdir.PathPolicy;
 import dev.serverfs.domain.workdir.WorkdirAlias;
 import dev.serverfs.domain.workdir.WorkdirPath;
@@ -92,8 +93,9 @@ final class ToolInvoker {
             }
             arguments = tool.knownArguments(object);
         }
-        Optional<String> workdir = textArgument(arguments, "workdir").filter(WorkdirAlias::isValid);
-        Optional<String> path = textArgument(arguments, "path").flatMap(ToolInvoker::auditedPath);
+        // As the agent sent them: the audit event takes what it may name of them (audited*), when it needs them.
+        Optional<String> workdir = textArgument(arguments, "workdir");
+        Optional<String> path = textArgument(arguments, "path");
         try {
             List<Error> errors;
             try {
@@ -122,8 +124,8 @@ final class ToolInvoker {
             record(() -> AuditLog.ToolCall.succeeded(
                     name,
                     elapsed(started),
-                    result.workdir().or(() -> workdir),
-                    result.path().or(() -> path),
+                    result.workdir().or(() -> auditedWorkdir(workdir)),
+                    result.path().or(() -> auditedPath(path)),
                     withSurfaceCounters(tool, result.counters())));
             return new Outcome.Result(callResult);
         } catch (ServerFsException e) {
@@ -174,8 +176,8 @@ final class ToolInvoker {
         record(() -> AuditLog.ToolCall.succeeded(
                 tool.spec().name(),
                 elapsed(started),
-                audited.workdir().or(() -> workdir),
-                audited.path().or(() -> path),
+                audited.workdir().or(() -> auditedWorkdir(workdir)),
+                audited.path().or(() -> auditedPath(path)),
                 withSurfaceCounters(tool, audited.counters())));
         return new Outcome.Result(TaskMethods.created(created));
     }
@@ -188,7 +190,11 @@ final class ToolInvoker {
             Optional<String> path,
             InputRequired needed) {
         record(() -> AuditLog.ToolCall.succeeded(
-                tool.spec().name(), elapsed(started), workdir, path, withSurfaceCounters(tool, Map.of())));
+                tool.spec().name(),
+                elapsed(started),
+                auditedWorkdir(workdir),
+                auditedPath(path),
+                withSurfaceCounters(tool, Map.of())));
         return new Outcome.InputNeeded(needed);
     }
 
@@ -247,8 +253,8 @@ final class ToolInvoker {
                 tool.spec().name(),
                 elapsed(started),
                 false,
-                workdir,
-                path,
+                auditedWorkdir(workdir),
+                auditedPath(path),
                 Optional.of(code),
                 failureCounters(tool, arguments)));
     }
@@ -307,8 +313,24 @@ final class ToolInvoker {
      * §2.0: the agent-visible path), never an absolute or escaping one (a host path, reference §12), nor one longer
      * than any file's (PATH_MAX): one request could otherwise write megabytes to the log.
      */
-    private static Optional<String> auditedPath(String raw) {
-        return PathPolicy.normalised(raw).map(WorkdirPath::display).filter(p -> p.length() <= MAX_AUDITED_PATH);
+    private static Optional<String> auditedPath(Optional<String> raw) {
+        return raw.flatMap(
+                        p -> plainRelative(p) ? raw : PathPolicy.normalised(p).map(WorkdirPath::display))
+                .filter(p -> p.length() <= MAX_AUDITED_PATH);
+    }
+
+    /** A path that, as written, names nothing above the workdir: audited as the agent sent it, with no copy. */
+    private static boolean plainRelative(String path) {
+        return !path.startsWith("/")
+                && !path.startsWith("~")
+                && !path.contains("..")
+                && path.indexOf('\0') < 0
+                && AgentText.wellFormed(path);
+    }
+
+    /** An agent's {@code workdir} argument as an audit event may name it: only when it could be an alias. */
+    private static Optional<String> auditedWorkdir(Optional<String> raw) {
+        return raw.filter(WorkdirAlias::isValid);
     }
 
     private static Optional<String> textArgument(ObjectNode arguments, String name) {

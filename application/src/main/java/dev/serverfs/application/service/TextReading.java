@@ -18,6 +18,8 @@ import dev.serverfs.domain.workdir.WorkdirPath;
 final class TextReading {
 
     private static final int CHUNK = 64 * 1024;
+    /** The smallest read buffer: a file that reports size 0 (a pseudo-file) is still read in sizeable pieces. */
+    private static final int MIN_CHUNK = 4 * 1024;
 
     record Read(TextPage page, String revision) {}
 
@@ -27,9 +29,11 @@ final class TextReading {
             WorkdirFileSystem fs, Workdir workdir, WorkdirPath path, String label, long startLine, int maxLines) {
         try (ReadableFile file = fs.openRegularFile(workdir, path)) {
             FileStat before = file.stat();
+            long size = Math.max(0, before.size());
             TextPager pager =
-                    new TextPager(startLine, maxLines, workdir.policy().maxReadBytes(), label);
-            byte[] buffer = new byte[CHUNK];
+                    new TextPager(startLine, maxLines, workdir.policy().maxReadBytes(), size, label);
+            // Sized by the file (one more byte, so its end shows in the first read): a 6-byte file needs no 64 KiB.
+            byte[] buffer = new byte[(int) Math.min(CHUNK, Math.max(MIN_CHUNK, size + 1))];
             while (true) {
                 int n = file.read(buffer, 0, buffer.length);
                 if (n == 0 || !pager.accept(buffer, 0, n)) {

@@ -29,10 +29,14 @@ public final class TextPager {
     private static final long NEWLINES = ONES * '\n';
     private static final long HIGHS = 0x8080808080808080L;
     private static final int INITIAL_CAPACITY = 8 * 1024;
+    private static final int MIN_CAPACITY = 64;
 
     private final long startLine;
     private final int maxLines;
     private final int maxBytes;
+    /** The page buffer's first size: the file's, when it is below the usual first size. */
+    private final int firstCapacity;
+
     private final String label;
 
     private final byte[] head = new byte[BINARY_SNIFF_BYTES];
@@ -53,15 +57,18 @@ public final class TextPager {
     private boolean hasMore;
 
     /**
+     * @param sizeHint the file's size as {@code fstat} gave it: only the page buffer's first size depends on it, so
+     *     a file that changes while it is read (or a pseudo-file reporting 0) pages the same
      * @param label {@code <workdir>:<path>} for failure messages
      */
-    public TextPager(long startLine, int maxLines, int maxBytes, String label) {
+    public TextPager(long startLine, int maxLines, int maxBytes, long sizeHint, String label) {
         if (startLine < 1 || maxLines < 1 || maxBytes < 1) {
             throw new IllegalArgumentException("startLine, maxLines and maxBytes must be positive");
         }
         this.startLine = startLine;
         this.maxLines = maxLines;
         this.maxBytes = maxBytes;
+        this.firstCapacity = (int) Math.min(INITIAL_CAPACITY, Math.max(MIN_CAPACITY, sizeHint));
         this.label = label;
     }
 
@@ -193,7 +200,8 @@ public final class TextPager {
             return;
         }
         if (size + length > out.length) {
-            int grown = (int) Math.min(Math.max(INITIAL_CAPACITY, 2L * out.length), maxBytes);
+            int grown = (int)
+                    Math.min(Math.max(out.length == 0 ? firstCapacity : INITIAL_CAPACITY, 2L * out.length), maxBytes);
             out = Arrays.copyOf(out, Math.max(grown, size + length));
         }
         System.arraycopy(data, from, out, size, length);

@@ -16,7 +16,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TextPagerTest {
 
     private static TextPage page(byte[] file, long start, int maxLines, int maxBytes, int chunk) {
-        TextPager pager = new TextPager(start, maxLines, maxBytes, "wd:f.txt");
+        return page(file, start, maxLines, maxBytes, chunk, file.length);
+    }
+
+    private static TextPage page(byte[] file, long start, int maxLines, int maxBytes, int chunk, long sizeHint) {
+        TextPager pager = new TextPager(start, maxLines, maxBytes, sizeHint, "wd:f.txt");
         for (int i = 0; i < file.length; i += chunk) {
             if (!pager.accept(file, i, Math.min(chunk, file.length - i))) {
                 break;
@@ -27,6 +31,26 @@ class TextPagerTest {
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @ParameterizedTest(name = "size hint {0}")
+    @ValueSource(longs = {-1, 0, 1, 63, 100, 20_000, 1 << 30})
+    void pages_are_the_same_whatever_size_the_file_reported(long sizeHint) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; text.length() < 30_000; i++) {
+            text.append("line ")
+                    .append(i)
+                    .append(" é ")
+                    .append("x".repeat(i % 97))
+                    .append('\n');
+        }
+        byte[] file = utf8(text.toString());
+        for (int chunk : new int[] {7, 4096, 65536}) {
+            for (int[] page : new int[][] {{1, 100_000}, {1, 3}, {50, 20}, {200, 100_000}}) {
+                TextPage expected = page(file, page[0], page[1], 25_000, 65536, file.length);
+                assertEquals(expected, page(file, page[0], page[1], 25_000, chunk, sizeHint));
+            }
+        }
     }
 
     @ParameterizedTest(name = "chunk {0}")
