@@ -15,6 +15,7 @@ import dev.serverfs.bootstrap.config.ServerFsConfig;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 
 /**
  * The Agent part of {@code serve} (ARCHITECTURE.md §1): with {@code SERVERFS_AGENT_EMBEDDED=true} it hosts the
@@ -40,12 +41,12 @@ public final class AgentWiring implements AutoCloseable {
      * Builds the Agent side for this configuration; starts the embedded service only when it is enabled. In the split
      * deployment {@code bridgeHops} is told each Bridge call's round trip, in nanoseconds.
      */
-    public static AgentWiring start(ServerFsConfig config, WorkdirFileSystem fs, LongConsumer bridgeHops) {
+    public static AgentWiring start(ServerFsConfig config, WorkdirFileSystem fs, Supplier<LongConsumer> bridgeHops) {
         ServerFsConfig.Agent agent = config.agent();
         List<String> offered = AgentRuntimeCatalogue.offered(agent.fakeRuntimeEnabled());
         if (!(agent.bridgeEnabled() && agent.embedded() && config.workdirs().anyAgentEnabled())) {
             AgentUseCases bridge = agent.bridgeEnabled() && !agent.embedded()
-                    ? AgentUseCases.of(new BridgeClient(agent.bridgeSocket(), agent.bridgeTimeout(), bridgeHops))
+                    ? AgentUseCases.of(new BridgeClient(agent.bridgeSocket(), agent.bridgeTimeout(), bridgeHops.get()))
                     : AgentUseCases.of(new UnavailableBridge());
             // The Agent service is in another process: the MCP-side checks fail a bad submit before the remote call.
             SubmitAgentTaskUseCase checked = new GuardedSubmitAgentTaskService(config.workdirs(), fs, bridge.submit());

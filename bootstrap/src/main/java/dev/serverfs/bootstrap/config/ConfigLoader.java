@@ -140,19 +140,31 @@ public final class ConfigLoader {
         String metricsHost = metricsHost(ServerSettings.METRICS_HOST, ServerSettings.METRICS_PORT, token);
         String bridgeMetricsHost =
                 metricsHost(ServerSettings.BRIDGE_METRICS_HOST, ServerSettings.BRIDGE_METRICS_PORT, token);
+        int port = ServerSettings.PORT.get(vars);
+        Optional<Integer> metricsPort = ServerSettings.METRICS_PORT.find(vars);
+        if (metricsPort.equals(Optional.of(port))
+                && (metricsHost.equals(host) || isWildcard(metricsHost) || isWildcard(host))) {
+            // serve would collide with itself at start ("address already in use") after check-config said OK
+            throw new ConfigurationException(
+                    "SERVERFS_METRICS_PORT is SERVERFS_PORT on the same address; the metrics need a port of their own");
+        }
         return new ServerFsConfig.Network(
                 host,
-                ServerSettings.PORT.get(vars),
+                port,
                 ServerSettings.ALLOWED_HOSTS.get(vars),
                 ServerSettings.ALLOWED_ORIGINS.get(vars),
                 token,
                 ServerSettings.MAX_CONNECTIONS.find(vars),
                 ServerSettings.REQUEST_BODY_TIMEOUT_SECONDS.get(vars),
                 ServerSettings.REQUEST_BODY_MIN_BYTES_PER_SECOND.get(vars),
-                ServerSettings.METRICS_PORT.find(vars),
+                metricsPort,
                 metricsHost,
                 ServerSettings.BRIDGE_METRICS_PORT.find(vars),
                 bridgeMetricsHost);
+    }
+
+    private static boolean isWildcard(String host) {
+        return host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
     }
 
     /**

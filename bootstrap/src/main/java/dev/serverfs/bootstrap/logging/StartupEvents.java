@@ -61,6 +61,15 @@ public final class StartupEvents {
                 .addKeyValue("file_ingress_enabled", config.fileIngress().enabled())
                 .addKeyValue("agent_enabled_workdirs", agentEnabled)
                 .log();
+        if (config.workdirs().all().isEmpty()) {
+            // Legal (every slot may be a disabled placeholder), but a new install that forgot WORKDIR_01_* serves
+            // nothing.
+            LOG.atWarn()
+                    .setMessage("no_workdirs")
+                    .addKeyValue(
+                            "reason", "no WORKDIR_NN_ALIAS/WORKDIR_NN_PATH pair is set: the tools see no directory")
+                    .log();
+        }
         if (agentEnabled > 0 && config.agent().sandbox().allowUnconfined()) {
             // issue 25: the opt-out is never silent; said at every start of a process that runs providers
             LOG.atWarn()

@@ -96,8 +96,12 @@ public final class ServeWiring implements AutoCloseable {
             metrics = ServeMetrics.create(config.network());
             AuditLog audit =
                     metrics.<AuditLog>map(m -> m.audit(new Slf4jAuditLog())).orElseGet(Slf4jAuditLog::new);
+            Optional<ServeMetrics> meters = metrics;
+            // The hop histogram only where there is a hop: a split deployment's Bridge client.
             agent = AgentWiring.start(
-                    config, fileSystem, metrics.map(ServeMetrics::bridgeHops).orElse(nanos -> {}));
+                    config,
+                    fileSystem,
+                    () -> meters.map(ServeMetrics::bridgeHops).orElse(nanos -> {}));
             List<McpTool> tools = new ArrayList<>(tools(
                     config,
                     fileSystem,

@@ -288,6 +288,27 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void the_metrics_listener_cannot_share_the_mcp_listeners_port_and_address() throws Exception {
+        String refused =
+                "SERVERFS_METRICS_PORT is SERVERFS_PORT on the same address; the metrics need a port of their own";
+        env.put("SERVERFS_PORT", "8000");
+        env.put("SERVERFS_METRICS_PORT", "8000");
+        assertRejected(refused);
+        env.put("SERVERFS_AUTH_TOKEN", "s3cret-token");
+        for (String[] hosts : new String[][] {{"127.0.0.1", "0.0.0.0"}, {"0.0.0.0", "127.0.0.1"}, {"::", "::1"}}) {
+            env.put("SERVERFS_HOST", hosts[0]);
+            env.put("SERVERFS_METRICS_HOST", hosts[1]);
+            assertRejected(refused);
+        }
+        env.put("SERVERFS_HOST", "127.0.0.1");
+        env.put("SERVERFS_METRICS_HOST", "127.0.0.2"); // two addresses: two listeners on one port
+        assertEquals(Optional.of(8000), load().network().metricsPort());
+        env.put("SERVERFS_METRICS_HOST", "127.0.0.1");
+        env.put("SERVERFS_METRICS_PORT", "8001");
+        assertEquals(Optional.of(8001), load().network().metricsPort());
+    }
+
+    @Test
     void port_must_be_1_to_65535() throws Exception {
         for (String bad : List.of("0", "65536", "-1", "http", "80.5")) {
             env.put("SERVERFS_PORT", bad);

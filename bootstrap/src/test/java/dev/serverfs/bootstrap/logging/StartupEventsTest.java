@@ -72,6 +72,26 @@ class StartupEventsTest {
     }
 
     @Test
+    void a_start_with_no_workdir_warns_after_the_startup_event() throws Exception {
+        ServerFsConfig config = ConfigLoader.load(Map.of(), Optional.empty());
+        StdStreams s = StdStreams.capture(() -> {
+            StartupEvents.started(config);
+            return 0;
+        });
+        List<JsonNode> lines = JsonLogFormatTest.lines(s.err());
+        assertEquals(0, lines.getFirst().get("workdirs").asInt());
+        assertEquals("no_workdirs", lines.get(1).get("event").asText());
+        assertEquals("WARNING", lines.get(1).get("level").asText());
+        StdStreams one = StdStreams.capture(() -> {
+            StartupEvents.started(ConfigLoader.load(
+                    Map.of("WORKDIR_01_ALIAS", "docs", "WORKDIR_01_PATH", System.getProperty("java.io.tmpdir")),
+                    Optional.empty()));
+            return 0;
+        });
+        assertFalse(one.err().contains("no_workdirs"), one.err());
+    }
+
+    @Test
     void a_configuration_failure_logs_startup_failed_prints_the_stderr_line_and_returns_2() throws Exception {
         StdStreams s = StdStreams.capture(
                 () -> StartupEvents.configurationFailed(new ConfigurationException("SERVERFS_PORT is wrong")));

@@ -1,6 +1,7 @@
 package dev.serverfs.bootstrap.serve;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -94,6 +95,9 @@ class PrometheusScrapeIT {
                                     HttpResponse.BodyHandlers.ofString())
                             .body();
                     assertTrue(exposition.contains("serverfs_tool_calls_total{"), "the exposition has the counter");
+                    assertFalse(
+                            exposition.contains("serverfs_agent_bridge_"),
+                            "an embedded Agent has no Bridge hop to measure");
                     assertTrue(exposition.contains("serverfs_searches{state=\"running\"} 0.0"), "no search runs now");
                     assertTrue(exposition.contains("serverfs_searches{state=\"queued\"} 0.0"), "none waits");
                     assertTrue(exposition.contains("serverfs_mcp_sessions 1.0"), "the test client's one session");
