@@ -75,9 +75,10 @@ public class EraBench {
 
         String stat = "{\"workdir\":\"bench\",\"path\":\"small.txt\"}";
         String read = "{\"workdir\":\"bench\",\"path\":\"64k.txt\",\"max_lines\":2000}";
+        String readSmall = "{\"workdir\":\"bench\",\"path\":\"small.txt\"}";
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         for (int pass = 0; pass < 2; pass++) { // the first pass warms both eras up
-            for (String[] w : new String[][] {{"stat_file", stat}, {"read_text_file", read}}) {
+            for (String[] w : new String[][] {{"stat_file", stat}, {"read_text_file", read}, {"read_text_file", readSmall}}) {
                 byte[][] bodies = new byte[2][];
                 HeaderMap[] headers = new HeaderMap[2];
                 for (int era = 0; era < 2; era++) { // 0 session, 1 stateless
