@@ -13,18 +13,7 @@ import os
 import sys
 import time
 
-
-def thread_cpu_ns(pid: int) -> dict[tuple[str, str], int]:
-    out = {}
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                name = f.read().strip()
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                out[(tid, name)] = int(f.read().split()[0])
-        except FileNotFoundError:
-            pass  # the thread ended between the listing and the read
-    return out
+from proc_cpu import thread_cpu_ns
 
 
 def main(port: int, pid: int, workdir: str, warmup: int) -> None:

@@ -19,7 +19,6 @@ WORKDIR), and the empty request of each era: `ping` in a session, `server/discov
 import asyncio
 import http.client
 import json
-import os
 import statistics
 import sys
 import time
@@ -28,23 +27,10 @@ import warnings
 
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from proc_cpu import thread_cpu_ns
 
 # The session era's ping is sent in mode="legacy", where the method exists.
 warnings.filterwarnings("ignore", message="ping is removed")
-
-
-def thread_cpu_ns(pid: int) -> dict[str, int]:
-    """Each live thread's run time (ns) by thread id and name."""
-    out = {}
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                name = f.read().strip()
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                out[f"{tid}:{name}"] = int(f.read().split()[0])
-        except FileNotFoundError:
-            pass  # the thread ended between the listing and the read
-    return out
 
 
 def server_cpu_seconds(pid: int) -> float:
@@ -96,7 +82,7 @@ def warm_server(url: str, pid: int, workdir: str, per_pass: int) -> None:
                 post(body, headers)
         after = thread_cpu_ns(pid)
         spent = {k: v - before.get(k, 0) for k, v in after.items()}
-        jit = sum(v for k, v in spent.items() if "Compiler" in k)
+        jit = sum(v for k, v in spent.items() if "Compiler" in k[1])
         if jit < 0.03 * sum(spent.values()):
             break
     conn.close()
