@@ -16,7 +16,10 @@ import org.xnio.Options;
 /**
  * The {@code GET /metrics} listener, on an address and port of its own (never the MCP port): {@code 200} with the
  * Prometheus text exposition, {@code 401} without the bearer token when one is required, {@code 405} for another
- * method, {@code 404} for another path. No access log; a scrape runs on a worker thread, never the I/O thread.
+ * method, {@code 404} for another path. Without a token (a loopback listener) the {@code Host} must be a loopback
+ * name, else {@code 421}: a web page whose name was rebound to 127.0.0.1 could otherwise read the counters from a
+ * browser on this host (a token, which the page cannot send, already stops that). No access log; a scrape runs on a
+ * worker thread, never the I/O thread.
  */
 public final class MetricsListener implements AutoCloseable {
 
@@ -93,6 +96,10 @@ public final class MetricsListener implements AutoCloseable {
                 answer(exchange, 405, "method not allowed\n");
                 return;
             }
+            if (token.isEmpty() && !loopbackName(exchange.getHostName())) {
+                answer(exchange, 421, "misdirected request: not a loopback host name\n");
+                return;
+            }
             if (token.isPresent() && !authorized(exchange.getRequestHeaders().getFirst(Headers.AUTHORIZATION))) {
                 exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer");
                 answer(exchange, 401, "unauthorized\n");
@@ -101,6 +108,26 @@ public final class MetricsListener implements AutoCloseable {
             exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, CONTENT_TYPE);
             exchange.setStatusCode(200);
             exchange.getResponseSender().send(metrics.scrape(), StandardCharsets.UTF_8);
+        }
+
+        /** {@code localhost}, an IPv4 literal in 127.0.0.0/8 or {@code ::1}: never a name DNS could rebind. */
+        static boolean loopbackName(String host) {
+            if (host.equalsIgnoreCase("localhost") || host.equals("[::1]") || host.equals("::1")) {
+                return true;
+            }
+            String[] octets = host.split("\\.", -1);
+            if (octets.length != 4 || !octets[0].equals("127")) {
+                return false;
+            }
+            for (String octet : octets) {
+                if (octet.isEmpty()
+                        || octet.length() > 3
+                        || !octet.chars().allMatch(c -> c >= '0' && c <= '9')
+                        || Integer.parseInt(octet) > 255) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private boolean authorized(String header) {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.application.port.out.AuditLog;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.StandardProtocolFamily;
 import java.net.URI;
 import java.net.UnixDomainSocketAddress;
@@ -12,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,6 +109,39 @@ class MetricsListenerTest {
             HttpResponse<String> ok = get(listener, "/metrics", Optional.of("s3cret-token"));
             assertEquals(200, ok.statusCode());
             assertTrue(ok.body().contains("jvm_threads_live_threads"));
+        }
+    }
+
+    @Test
+    void withoutATokenOnlyALoopbackHostNameIsServed() throws Exception {
+        try (PrometheusMetrics metrics = new PrometheusMetrics();
+                MetricsListener listener = MetricsListener.start("127.0.0.1", 0, Optional.empty(), metrics)) {
+            int port = listener.address().getPort();
+            for (String host : List.of("127.0.0.1:" + port, "localhost:" + port, "127.1.2.3", "[::1]:" + port)) {
+                assertEquals(200, rawStatus(listener, host), host);
+            }
+            for (String host :
+                    List.of("rebound.example:" + port, "127.evil.example", "127.0.0.1.evil.example", "10.0.0.1")) {
+                assertEquals(421, rawStatus(listener, host), host); // a DNS-rebinding page's own name
+            }
+        }
+        try (PrometheusMetrics metrics = new PrometheusMetrics();
+                MetricsListener listener =
+                        MetricsListener.start("127.0.0.1", 0, Optional.of("s3cret-token"), metrics)) {
+            assertEquals(401, rawStatus(listener, "scraper.internal:9464"), "with a token, any Host reaches the check");
+        }
+    }
+
+    /** The status of a raw {@code GET /metrics} with this {@code Host} (Java's HttpClient will not set one). */
+    private static int rawStatus(MetricsListener listener, String host) throws Exception {
+        try (Socket socket =
+                new Socket(InetAddress.getLoopbackAddress(), listener.address().getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream()
+                    .write(("GET /metrics HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            String status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+            return Integer.parseInt(status.substring(9, 12));
         }
     }
 
