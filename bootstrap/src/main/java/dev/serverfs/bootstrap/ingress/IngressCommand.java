@@ -8,9 +8,10 @@ import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.EnvFileOption;
 import dev.serverfs.bootstrap.config.Variables;
 import dev.serverfs.bootstrap.launch.EarlyStart;
+import dev.serverfs.bootstrap.launch.ShutdownRequest;
 import dev.serverfs.bootstrap.logging.ServerFsLogging;
 import dev.serverfs.bootstrap.logging.StartupEvents;
-import java.util.concurrent.CountDownLatch;
+import java.time.Duration;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 import org.slf4j.Logger;
@@ -22,6 +23,9 @@ import org.slf4j.LoggerFactory;
  * configuration error, 1 when the address cannot be bound.
  */
 public final class IngressCommand implements SubCommand {
+
+    /** How long a stop may take (an in-flight fetch is cut by closing its client) before the JVM exits anyway. */
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(20);
 
     @Override
     public String name() {
@@ -61,11 +65,7 @@ public final class IngressCommand implements SubCommand {
             System.err.println("ServerFS: cannot listen on " + settings.host() + ":" + settings.port());
             return 1;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            running.close();
-            stopped.countDown();
-        }));
+        ShutdownRequest shutdown = ShutdownRequest.install(SHUTDOWN_GRACE);
         log.atInfo()
                 .setMessage("startup")
                 .addKeyValue("role", "ingress")
@@ -77,7 +77,21 @@ public final class IngressCommand implements SubCommand {
                 .addKeyValue("max_bytes", settings.policy().maxBytes())
                 .addKeyValue("max_redirects", settings.policy().maxRedirects())
                 .log();
-        stopped.await();
+        try {
+            shutdown.await();
+        } finally {
+            try {
+                running.close();
+            } catch (RuntimeException e) {
+                log.atWarn().setMessage("shutdown_incomplete").setCause(e).log();
+            } finally {
+                log.atInfo()
+                        .setMessage("shutdown")
+                        .addKeyValue("role", "ingress")
+                        .log();
+                shutdown.stopped();
+            }
+        }
         return 0;
     }
 

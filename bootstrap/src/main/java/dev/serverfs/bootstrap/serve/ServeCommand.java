@@ -6,14 +6,14 @@ import dev.serverfs.bootstrap.config.ConfigurationException;
 import dev.serverfs.bootstrap.config.EnvFileOption;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
 import dev.serverfs.bootstrap.launch.EarlyStart;
+import dev.serverfs.bootstrap.launch.ShutdownRequest;
 import dev.serverfs.bootstrap.logging.ServerFsLogging;
 import dev.serverfs.bootstrap.logging.StartupEvents;
 import dev.serverfs.bootstrap.metrics.ProcessMetrics;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import java.io.IOException;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 import org.slf4j.Logger;
@@ -29,7 +29,7 @@ public final class ServeCommand implements SubCommand {
     /** Exit code when the listener can not be opened (e.g. the port is taken). */
     public static final int EXIT_CANNOT_LISTEN = 1;
 
-    private static final long SHUTDOWN_GRACE_SECONDS = 20;
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(20);
 
     @Override
     public String name() {
@@ -89,17 +89,7 @@ public final class ServeCommand implements SubCommand {
             System.err.println("ServerFS: cannot listen on " + address + ": " + cause);
             return EXIT_CANNOT_LISTEN;
         }
-        CountDownLatch stopRequested = new CountDownLatch(1);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(Thread.ofPlatform().name("serverfs-shutdown").unstarted(() -> {
-                    stopRequested.countDown();
-                    try {
-                        stopped.await(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }));
+        ShutdownRequest shutdown = ShutdownRequest.install(SHUTDOWN_GRACE);
         StartupEvents.started(config);
         log.atInfo()
                 .setMessage("mcp_listening")
@@ -114,7 +104,7 @@ public final class ServeCommand implements SubCommand {
         System.err.println("ServerFS listening on " + serving.server().endpoint());
         System.err.flush();
         try {
-            stopRequested.await();
+            shutdown.await();
         } finally {
             try {
                 serving.close();
@@ -122,7 +112,7 @@ public final class ServeCommand implements SubCommand {
                 log.atWarn().setMessage("shutdown_incomplete").setCause(e).log();
             } finally {
                 log.atInfo().setMessage("shutdown").log();
-                stopped.countDown();
+                shutdown.stopped();
             }
         }
         return 0;

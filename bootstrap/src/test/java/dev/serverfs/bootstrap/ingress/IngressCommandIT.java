@@ -104,6 +104,7 @@ class IngressCommandIT {
         }
         String log = Files.readString(stderr, StandardCharsets.UTF_8);
         assertTrue(log.contains("\"event\":\"startup\"") && log.contains("\"role\":\"ingress\""), log);
+        assertTrue(log.contains("\"event\":\"shutdown\",\"role\":\"ingress\""), "a stop on SIGTERM is logged: " + log);
         assertFalse(log.contains("secret-file"), "URLs never reach the log");
     }
 
