@@ -10,6 +10,7 @@ import static dev.serverfs.adapters.fs.linux.OpenFlags.O_NOFOLLOW;
 import static dev.serverfs.adapters.fs.linux.OpenFlags.O_NONBLOCK;
 import static dev.serverfs.adapters.fs.linux.OpenFlags.O_RDONLY;
 import static dev.serverfs.adapters.fs.linux.OpenFlags.O_WRONLY;
+import static dev.serverfs.adapters.fs.linux.OpenFlags.RENAME_EXCHANGE;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import dev.serverfs.adapters.fs.linux.Errno;
@@ -32,8 +33,10 @@ import org.slf4j.LoggerFactory;
  * The mutation primitives of contract reference §2.8-§2.13 on descriptors: everything acts on the final name
  * through its parent directory's descriptor. New content is written to {@code .serverfs-tmp-<16 hex>} in the same
  * directory ({@code O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW}, mode {@code 0666 & umask}) and fsynced; {@code linkat}
- * publishes a create (never overwrites), {@code renameat} a replacement. The temp name is removed on every path
- * that did not commit; after a crash it may remain, hidden from every tool by {@code RESERVED_PATH}.
+ * publishes a create (never overwrites), {@code renameat2(RENAME_EXCHANGE)} a replacement (a plain {@code
+ * renameat} where the file system cannot exchange). The temp name is removed on every path that did not commit, and
+ * holds the replaced file after an exchange until it is removed; after a crash it may remain, hidden from every
+ * tool by {@code RESERVED_PATH}.
  */
 final class Publication {
 
@@ -45,14 +48,21 @@ final class Publication {
 
     private final Confinement confinement;
     private final Supplier<String> tempNames;
+    /** Runs between a replacement's revision check and its publication: a test's seam for a racing writer. */
+    private final Runnable beforeReplace;
 
     Publication(Confinement confinement) {
         this(confinement, Publication::randomTempName);
     }
 
     Publication(Confinement confinement, Supplier<String> tempNames) {
+        this(confinement, tempNames, () -> {});
+    }
+
+    Publication(Confinement confinement, Supplier<String> tempNames, Runnable beforeReplace) {
         this.confinement = confinement;
         this.tempNames = tempNames;
+        this.beforeReplace = beforeReplace;
     }
 
     static String randomTempName() {
@@ -126,17 +136,57 @@ final class Publication {
             if (!current.revision().equals(expectedRevision)) {
                 throw conflict(label);
             }
-            try {
-                Syscalls.renameat(parent, temp.name, parent, name);
-            } catch (ErrnoException e) {
-                throw mutationFailure(e.errno(), label);
+            beforeReplace.run();
+            if (!exchange(parent, temp, name, current, label)) {
+                try {
+                    Syscalls.renameat(parent, temp.name, parent, name);
+                } catch (ErrnoException e) {
+                    throw mutationFailure(e.errno(), label);
+                }
+                temp.committed = true;
             }
-            temp.committed = true;
             fsyncDirectory(parent);
             return temp.stat(label);
         } finally {
             temp.close();
         }
+    }
+
+    /**
+     * Publishes {@code temp} at {@code name} by exchanging the two names atomically, then checks that what it
+     * displaced is the file that was checked ({@code checked}'s device and inode): a writer who put something else at
+     * the name after the check (a symlink to a file outside, a directory) gets it back by a second exchange, and the
+     * replacement is a {@code REVISION_CONFLICT}; a plain rename would have replaced it. The displaced file is left at
+     * the temp name, which {@link Temp#close} removes. False where the file system or C library cannot exchange
+     * ({@code EINVAL}, {@code ENOSYS}): the caller renames over the name instead, as before.
+     */
+    private static boolean exchange(int parent, Temp temp, String name, FileStat checked, String label) {
+        try {
+            Syscalls.renameat2(parent, temp.name, parent, name, RENAME_EXCHANGE);
+        } catch (ErrnoException e) {
+            if (e.errno() == Errno.EINVAL || e.errno() == Errno.ENOSYS) {
+                return false;
+            }
+            throw e.errno() == Errno.ENOENT ? conflict(label) : mutationFailure(e.errno(), label);
+        }
+        FileStat displaced;
+        try {
+            displaced = Syscalls.statx(parent, temp.name, AT_SYMLINK_NOFOLLOW);
+        } catch (ErrnoException e) {
+            displaced = null;
+        }
+        if (displaced != null && displaced.dev() == checked.dev() && displaced.ino() == checked.ino()) {
+            return true;
+        }
+        try {
+            Syscalls.renameat2(parent, temp.name, parent, name, RENAME_EXCHANGE);
+        } catch (ErrnoException e) {
+            LOG.atWarn()
+                    .setMessage("replace_undo_failed")
+                    .addKeyValue("errno", e.errno())
+                    .log();
+        }
+        throw conflict(label);
     }
 
     FileStat deleteFile(int root, WorkdirPath path, Revision expectedRevision, String label) {

@@ -31,6 +31,8 @@ public final class OpenFlags {
     public static final int AT_REMOVEDIR = 0x200;
     public static final int AT_SYMLINK_FOLLOW = 0x400;
     public static final int AT_EMPTY_PATH = 0x1000;
+    /** {@code renameat2(2)}: exchange the two names atomically (both must exist). */
+    public static final int RENAME_EXCHANGE = 2;
 
     public static final long RESOLVE_NO_XDEV = 0x01;
     public static final long RESOLVE_NO_MAGICLINKS = 0x02;

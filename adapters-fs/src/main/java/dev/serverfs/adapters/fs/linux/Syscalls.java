@@ -50,6 +50,12 @@ public final class Syscalls {
             Libc.function("linkat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle RENAMEAT =
             Libc.function("renameat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+    /** {@code renameat2(2)} (glibc 2.28+); null where the C library has none, and then never exchanged. */
+    private static final MethodHandle RENAMEAT2 = Libc.has("renameat2")
+            ? Libc.function(
+                    "renameat2", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT))
+            : null;
+
     private static final MethodHandle UNLINKAT =
             Libc.function("unlinkat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle MKDIRAT =
@@ -312,6 +318,25 @@ public final class Syscalls {
             MemorySegment a = s.path(oldName);
             MemorySegment b = s.path2(newName);
             retrying("renameat", s, () -> (int) RENAMEAT.invokeExact(s.callState, oldDir, a, newDir, b));
+        } finally {
+            SCRATCH.release(s);
+        }
+    }
+
+    /**
+     * {@code renameat2(2)} with {@code flags} ({@code RENAME_EXCHANGE}: swap the two names atomically); {@code
+     * ENOSYS} without the C library's wrapper, {@code EINVAL} where the file system cannot.
+     */
+    public static void renameat2(int oldDir, String oldName, int newDir, String newName, int flags)
+            throws ErrnoException {
+        if (RENAMEAT2 == null) {
+            throw new ErrnoException("renameat2", Errno.ENOSYS);
+        }
+        Scratch s = SCRATCH.acquire();
+        try {
+            MemorySegment a = s.path(oldName);
+            MemorySegment b = s.path2(newName);
+            retrying("renameat2", s, () -> (int) RENAMEAT2.invokeExact(s.callState, oldDir, a, newDir, b, flags));
         } finally {
             SCRATCH.release(s);
         }
