@@ -181,6 +181,8 @@ final class Publication {
         try {
             Syscalls.renameat2(parent, temp.name, parent, name, RENAME_EXCHANGE);
         } catch (ErrnoException e) {
+            // Another writer moved the names again: whatever is at the temp name now is not ours to remove.
+            temp.committed = true;
             LOG.atWarn()
                     .setMessage("replace_undo_failed")
                     .addKeyValue("errno", e.errno())
