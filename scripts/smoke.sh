@@ -10,6 +10,20 @@ PORT="${SMOKE_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127
 pid=""
 trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; wait 2>/dev/null || true' EXIT
 
+# Help goes through the launcher without starting (or locking) a start-up cache training, also when the launcher is
+# run through a symlink from another directory (as from /usr/local/bin).
+links="$(mktemp -d)"
+ln -s "$ROOT/serverfs" "$links/serverfs"
+(cd "$links" && ./serverfs serve --help | grep -q '^usage: serverfs serve') ||
+  { rm -rf "$links"; echo "smoke: serve --help through a symlinked launcher failed" >&2; exit 1; }
+(cd "$links" && ./serverfs aot-train --help | grep -q '^usage: serverfs aot-train') ||
+  { rm -rf "$links"; echo "smoke: aot-train --help through a symlinked launcher failed" >&2; exit 1; }
+rm -rf "$links"
+if compgen -G "$ROOT/bootstrap/target/serverfs.*.aot.lock" >/dev/null; then
+  echo "smoke: a --help started a start-up cache training" >&2; exit 1
+fi
+echo "smoke: help through a symlinked launcher, no training started"
+
 for run in 1 2; do
   SERVERFS_PORT="$PORT" "$ROOT/serverfs" serve --env-file "$ROOT/examples/local.env" >/dev/null 2>&1 &
   pid=$!
