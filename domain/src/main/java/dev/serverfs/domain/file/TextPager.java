@@ -36,6 +36,8 @@ public final class TextPager {
     private final int maxBytes;
     /** The page buffer's first size: the file's, when it is below the usual first size. */
     private final int firstCapacity;
+    /** The most the page can hold by the file's reported size (what the buffer's doubling stops at). */
+    private final long sizeBound;
 
     private final String label;
 
@@ -69,6 +71,7 @@ public final class TextPager {
         this.maxLines = maxLines;
         this.maxBytes = maxBytes;
         this.firstCapacity = (int) Math.min(INITIAL_CAPACITY, Math.max(MIN_CAPACITY, sizeHint));
+        this.sizeBound = Math.max(MIN_CAPACITY, sizeHint);
         this.label = label;
     }
 
@@ -200,8 +203,9 @@ public final class TextPager {
             return;
         }
         if (size + length > out.length) {
-            int grown = (int)
-                    Math.min(Math.max(out.length == 0 ? firstCapacity : INITIAL_CAPACITY, 2L * out.length), maxBytes);
+            // Doubling, but never beyond the budget or the file's size (a file that grew past it grows on as needed).
+            long doubled = Math.max(out.length == 0 ? firstCapacity : INITIAL_CAPACITY, 2L * out.length);
+            int grown = (int) Math.min(doubled, Math.min(maxBytes, sizeBound));
             out = Arrays.copyOf(out, Math.max(grown, size + length));
         }
         System.arraycopy(data, from, out, size, length);
