@@ -203,10 +203,12 @@ public final class TextPager {
             return;
         }
         if (size + length > out.length) {
-            // Doubling, but never beyond the budget or the file's size (a file that grew past it grows on as needed).
+            // Doubling, but not beyond the file's reported size while the page fits in it (a file that grew past
+            // it, or a pseudo-file reporting 0, doubles on), and never beyond the budget.
+            long needed = (long) size + length;
             long doubled = Math.max(out.length == 0 ? firstCapacity : INITIAL_CAPACITY, 2L * out.length);
-            int grown = (int) Math.min(doubled, Math.min(maxBytes, sizeBound));
-            out = Arrays.copyOf(out, Math.max(grown, size + length));
+            long capped = needed <= sizeBound ? Math.min(doubled, sizeBound) : doubled;
+            out = Arrays.copyOf(out, (int) Math.max(Math.min(capped, maxBytes), needed));
         }
         System.arraycopy(data, from, out, size, length);
         size += length;

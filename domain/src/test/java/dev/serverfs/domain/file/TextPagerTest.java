@@ -53,6 +53,21 @@ class TextPagerTest {
         }
     }
 
+    @Test
+    void a_file_far_larger_than_it_reported_grows_the_page_by_doubling() {
+        byte[] big = new byte[512 << 10];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = (byte) (i % 64 == 63 ? '\n' : 'x');
+        }
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        TextPage page = page(big, 1, 1 << 20, 8 << 20, 65536, 0); // a pseudo-file: fstat says 0 bytes
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(big.length, page.bytesReturned());
+        // Growing line by line past the reported size would copy (and allocate) ~ n^2/128 bytes: 2 GiB here.
+        assertTrue(allocated < 16 << 20, "paging 512 KiB allocated " + allocated + " bytes");
+    }
+
     @ParameterizedTest(name = "chunk {0}")
     @ValueSource(ints = {1, 2, 3, 7, 1024, 65536})
     void pages_are_the_same_for_any_chunking(int chunk) {
