@@ -21,6 +21,12 @@ class CheckConfigCommandTest {
         assertEquals(0, s.exitCode(), s.err());
         assertTrue(s.out().startsWith("ServerFS configuration OK\n"), s.out());
         assertTrue(s.out().contains("network: host=127.0.0.1 port=8000 "), s.out());
+        assertTrue(
+                s.out()
+                        .contains("transport: max_connections=derived request_body_timeout=60s "
+                                + "request_body_min_bytes_per_second=1024\n"),
+                s.out());
+        assertTrue(s.out().contains("metrics: serve=off bridge=off\n"), s.out());
         assertTrue(s.out().contains("workdirs: 2 (read-write 1)\n"), s.out());
         assertTrue(s.out().contains("  01 docs: read-only allow_hidden=false default_deny=true extra_deny_globs=0 "));
         assertTrue(s.out().contains("  02 scratch: read-write "), s.out());
@@ -36,11 +42,13 @@ class CheckConfigCommandTest {
         Path env = Files.writeString(
                 tmp.resolve("test.env"),
                 "SERVERFS_AUTH_TOKEN=tok-9f8e7d6c5b\nSERVERFS_EXTRA_DENY_GLOBS=*.hushhush\n"
+                        + "SERVERFS_METRICS_HOST=0.0.0.0\nSERVERFS_METRICS_PORT=9464\n"
                         + "WORKDIR_01_ALIAS=proj\nWORKDIR_01_PATH=private-project\n"
                         + "WORKDIR_01_EXTRA_DENY_GLOBS=*.pem,*.hushhush\n");
         StdStreams s = StdStreams.capture(() -> ServerFsMain.run("check-config", "--env-file", env.toString()));
         assertEquals(0, s.exitCode(), s.err());
         assertTrue(s.out().contains("auth_token=set"), s.out());
+        assertTrue(s.out().contains("metrics: serve=0.0.0.0:9464 serve_token=true bridge=off\n"), s.out());
         assertTrue(s.out().contains("  01 proj: read-only "), s.out());
         assertTrue(s.out().contains(" extra_deny_globs=2 "), s.out());
         for (String secret : new String[] {"tok-9f8e7d6c5b", "hushhush", "*.pem", "private-project", dir.toString()}) {

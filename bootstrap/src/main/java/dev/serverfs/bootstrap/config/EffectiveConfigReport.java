@@ -4,6 +4,7 @@ import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPolicy;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Optional;
 import java.util.StringJoiner;
 
 /**
@@ -30,6 +31,13 @@ public final class EffectiveConfigReport {
                         + net.allowedHosts().size()
                         + " allowed_origins=" + net.allowedOrigins().size() + " auth_token="
                         + (net.authToken().isPresent() ? "set" : "unset"));
+        line(
+                out,
+                "transport",
+                "max_connections=" + net.maxConnections().map(String::valueOf).orElse("derived")
+                        + " request_body_timeout=" + seconds(net.bodyTimeout())
+                        + " request_body_min_bytes_per_second=" + net.bodyMinBytesPerSecond());
+        line(out, "metrics", endpoint("serve", net.metrics()) + " " + endpoint("bridge", net.bridgeMetrics()));
         line(
                 out,
                 "global",
@@ -82,6 +90,13 @@ public final class EffectiveConfigReport {
                     .append('\n');
         }
         return out.toString();
+    }
+
+    /** A metrics listener as {@code name=host:port name_token=<scrapes need the token>}, or {@code name=off}. */
+    private static String endpoint(String name, Optional<ServerFsConfig.MetricsEndpoint> endpoint) {
+        return endpoint.map(e -> name + "=" + (e.host().contains(":") ? "[" + e.host() + "]" : e.host()) + ":"
+                        + e.port() + " " + name + "_token=" + e.token().isPresent())
+                .orElse(name + "=off");
     }
 
     private static void line(StringBuilder out, String key, String value) {
