@@ -209,17 +209,8 @@ final class TrainingWorkload {
                         List.of(Map.of("text", "late"))));
         String steer = submit("steer:");
         awaitTask(steer, Set.of("running"));
-        long deadline = System.nanoTime() + TASK_WAIT.toNanos();
-        JsonNode sent;
-        // Running comes a moment before the provider's turn accepts a message: retried until then.
-        while ((sent = call("send_agent_message", Map.of("task_id", steer, "message", "finish now")))
-                .path("isError")
-                .asBoolean(false)) {
-            if (!errorCode(sent).equals("AGENT_TASK_NOT_ACTIVE") || System.nanoTime() > deadline) {
-                throw new IOException("send_agent_message failed in training: " + errorCode(sent));
-            }
-            Thread.sleep(20);
-        }
+        // Running comes a moment before the provider's turn accepts a message.
+        callRetrying("send_agent_message", Map.of("task_id", steer, "message", "finish now"), "AGENT_TASK_NOT_ACTIVE");
         awaitTask(steer, ENDED);
         refused("get_agent_task", Map.of("task_id", "agt_000000000000000000000000"));
     }
@@ -230,16 +221,25 @@ final class TrainingWorkload {
         args.put("workdir", "scratch");
         args.put("prompt", prompt);
         args.put("profile", "workspace-write");
+        // The previous task's writer lease is released a moment after it reports its end.
+        JsonNode result = callRetrying("submit_agent_task", args, "WORKDIR_BUSY");
+        return result.get("structuredContent").get("task_id").asText();
+    }
+
+    /** Calls {@code tool} until it succeeds, again every 20 ms while it is refused with {@code passingCode}. */
+    private JsonNode callRetrying(String tool, Map<String, ?> arguments, String passingCode)
+            throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TASK_WAIT.toNanos();
-        JsonNode result;
-        // The previous task's writer lease is released a moment after it reports its end: retried until then.
-        while ((result = call("submit_agent_task", args)).path("isError").asBoolean(false)) {
-            if (!errorCode(result).equals("WORKDIR_BUSY") || System.nanoTime() > deadline) {
-                throw new IOException("submit_agent_task failed in training: " + errorCode(result));
+        while (true) {
+            JsonNode result = call(tool, arguments);
+            if (!result.path("isError").asBoolean(false)) {
+                return result;
+            }
+            if (!errorCode(result).equals(passingCode) || System.nanoTime() > deadline) {
+                throw new IOException(tool + " failed in training: " + errorCode(result));
             }
             Thread.sleep(20);
         }
-        return result.get("structuredContent").get("task_id").asText();
     }
 
     /** Polls {@code get_agent_task} (itself a trained path) until the task reaches one of {@code statuses}. */
