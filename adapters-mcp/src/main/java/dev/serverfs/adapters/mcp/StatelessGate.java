@@ -107,11 +107,11 @@ final class StatelessGate {
             return new Checked.Refused(400, body);
         }
         if (!matches(headers.get(METHOD_HEADER), envelope.method())) {
-            return refused(id, HEADER_MISMATCH, "Bad Request: Mcp-Method header does not match the body");
+            return refused(id, HEADER_MISMATCH, mismatch(headers.get(METHOD_HEADER), "Mcp-Method"));
         }
         String name = nameOf(envelope.method(), envelope.params());
         if (!matches(headers.get(NAME_HEADER), name)) {
-            return refused(id, HEADER_MISMATCH, "Bad Request: Mcp-Name header does not match the body");
+            return refused(id, HEADER_MISMATCH, mismatch(headers.get(NAME_HEADER), "Mcp-Name"));
         }
         if ("tools/call".equals(envelope.method())) {
             Map<String, List<String>> declared = name == null ? Map.of() : paramHeaders.apply(name);
@@ -149,6 +149,13 @@ final class StatelessGate {
      * Values are compared case-sensitively after trimming optional whitespace (RFC 9110 §5.5) and decoding a Base64
      * sentinel; absent both ways is a match.
      */
+    /** Why a standard header was refused: absent where the body has the value, or different from it. */
+    private static String mismatch(HeaderValues header, String name) {
+        return header == null || header.isEmpty()
+                ? "Bad Request: " + name + " header is required"
+                : "Bad Request: " + name + " header does not match the body";
+    }
+
     private static boolean matches(HeaderValues header, String body) {
         if (header == null || header.isEmpty()) {
             return body == null;

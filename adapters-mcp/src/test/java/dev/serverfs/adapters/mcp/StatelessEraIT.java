@@ -160,6 +160,12 @@ class StatelessEraIT {
 
         assertError(wrongName, 400, 11, StatelessGate.HEADER_MISMATCH);
         assertError(noName, 400, 11, StatelessGate.HEADER_MISMATCH);
+        assertEquals(
+                "Bad Request: Mcp-Name header does not match the body",
+                json(wrongName).at("/error/message").textValue());
+        assertEquals(
+                "Bad Request: Mcp-Name header is required",
+                json(noName).at("/error/message").textValue());
         assertError(wrongMethod, 400, 11, StatelessGate.HEADER_MISMATCH);
         assertError(wrongCase, 400, 11, StatelessGate.HEADER_MISMATCH);
         assertEquals(200, padded.statusCode(), padded.body());
