@@ -106,7 +106,7 @@ final class StatelessGate {
             data.put("requested", requested);
             return new Checked.Refused(400, body);
         }
-        if (!matches(headers.get(METHOD_HEADER), envelope.method())) {
+        if (!literalMatches(headers.get(METHOD_HEADER), envelope.method())) {
             return refused(id, HEADER_MISMATCH, mismatch(headers.get(METHOD_HEADER), "Mcp-Method"));
         }
         String name = nameOf(envelope.method(), envelope.params());
@@ -166,6 +166,19 @@ final class StatelessGate {
     }
 
     /**
+     * {@code Mcp-Method} against the body's method: the value as it is after trimming optional whitespace, never a
+     * decoded sentinel (2026-07-28 transports, value encoding: only {@code Mcp-Name} and {@code Mcp-Param-{Name}}
+     * may carry one), so an intermediary that acts on the header sees the method the server runs.
+     */
+    private static boolean literalMatches(HeaderValues header, String body) {
+        if (header == null || header.size() != 1 || body == null) {
+            return false;
+        }
+        String value = header.getFirst().strip();
+        return headerSafe(value) && value.equals(body);
+    }
+
+    /**
      * A tool argument against its {@code Mcp-Param-*} header: a value present (not null) needs the header, equal to
      * the value's string form (a string as it is, an integer in decimal and compared as a number, a boolean as
      * {@code true}/{@code false}); an absent value expects no header.
@@ -209,14 +222,15 @@ final class StatelessGate {
     /**
      * A header value after trimming optional whitespace; a {@code =?base64?...?=} sentinel is decoded as the UTF-8 of
      * strict, padded standard Base64 (2026-07-28 transports, value encoding), empty when it is not. Any other value
-     * is literal.
+     * is literal, and empty when it has a character a client must have encoded (outside visible ASCII, space and
+     * tab: the server validation's "a header value contains invalid characters").
      */
     static Optional<String> decoded(String raw) {
         String value = raw.strip();
         if (!value.startsWith(SENTINEL_PREFIX)
                 || !value.endsWith(SENTINEL_SUFFIX)
                 || value.length() < SENTINEL_PREFIX.length() + SENTINEL_SUFFIX.length()) {
-            return Optional.of(value);
+            return headerSafe(value) ? Optional.of(value) : Optional.empty();
         }
         String encoded = value.substring(SENTINEL_PREFIX.length(), value.length() - SENTINEL_SUFFIX.length());
         if (!BASE64.matcher(encoded).matches()) {
@@ -232,6 +246,17 @@ final class StatelessGate {
         } catch (CharacterCodingException | IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    /** RFC 9110 §5.5 field-value characters a client may send unencoded: visible ASCII, space and tab. */
+    private static boolean headerSafe(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ((c < 0x20 && c != '\t') || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Checked refused(JsonNode id, int code, String message) {

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -170,6 +172,41 @@ class StatelessEraIT {
         assertError(wrongCase, 400, 11, StatelessGate.HEADER_MISMATCH);
         assertEquals(200, padded.statusCode(), padded.body());
         assertEquals(1, audit.events().size(), "only the matching call ran");
+    }
+
+    @Test
+    void a_base64_sentinel_is_decoded_in_mcp_name_only_never_in_mcp_method() {
+        McpTestClient client = start();
+        String call = request(21, "tools/call", "\"name\":\"list_workdirs\",\"arguments\":{}," + meta(V));
+
+        // 2026-07-28 transports, value encoding: the sentinel applies to Mcp-Name and Mcp-Param-{Name}; Mcp-Method
+        // mirrors the method as it is, so an intermediary routing on it sees what the server runs.
+        HttpResponse<String> encodedMethod = client.post(call, headers(sentinel("tools/call"), "list_workdirs"));
+        HttpResponse<String> encodedName = client.post(call, headers("tools/call", sentinel("list_workdirs")));
+
+        assertError(encodedMethod, 400, 21, StatelessGate.HEADER_MISMATCH);
+        assertEquals(200, encodedName.statusCode(), encodedName.body());
+        assertEquals(1, audit.events().size(), "only the call with a plain Mcp-Method ran");
+    }
+
+    @Test
+    void a_header_value_outside_visible_ascii_is_refused_even_when_it_equals_the_body() {
+        McpTestClient client = start();
+        // Sent as ISO-8859-1 bytes, the value reads back as the body's "listé": a client must send it as a sentinel.
+        String call = request(22, "tools/call", "\"name\":\"list\u00e9\",\"arguments\":{}," + meta(V));
+
+        String raw = client.rawPost(
+                "127.0.0.1:" + servers.getFirst().port(),
+                "MCP-Protocol-Version: " + V + "\r\nMcp-Method: tools/call\r\nMcp-Name: list\u00e9\r\n",
+                call);
+
+        assertEquals(400, McpTestClient.status(raw), raw);
+        assertTrue(raw.contains("\"code\":" + StatelessGate.HEADER_MISMATCH), raw);
+        assertTrue(audit.events().isEmpty());
+    }
+
+    private static String sentinel(String value) {
+        return "=?base64?" + Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)) + "?=";
     }
 
     @Test
