@@ -148,15 +148,14 @@ final class McpDispatcher {
                 yield missing.isEmpty() ? statelessCall(meta, id, params) : missingCapabilityError(id, missing);
             }
             case "prompts/list" -> cacheable(listPrompts(id, params), LIST_TTL_MS);
+            // Declared by discover even with no prompts, so the method exists: an unknown name is -32602, not 404.
             case "prompts/get" ->
-                prompts.isEmpty()
-                        ? null
-                        : roundTrip(
-                                meta,
-                                id,
-                                "prompts/get",
-                                params,
-                                (round, inputNeeded) -> prompts.get(id, params, round, inputNeeded));
+                roundTrip(
+                        meta,
+                        id,
+                        "prompts/get",
+                        params,
+                        (round, inputNeeded) -> prompts.get(id, params, round, inputNeeded));
             case "completion/complete" ->
                 completions.map(c -> Completions.complete(id, params, c)).orElse(null);
             case "resources/list" -> cacheable(listResources(id, params), LIST_TTL_MS);

@@ -221,6 +221,20 @@ class StatelessEraIT {
     }
 
     @Test
+    void prompts_get_of_a_server_without_prompts_is_an_unknown_prompt_since_discover_declares_prompts() {
+        McpTestClient client = start();
+
+        HttpResponse<String> discover =
+                client.post(request(23, "server/discover", meta(V)), headers("server/discover", null));
+        HttpResponse<String> get =
+                client.post(request(24, "prompts/get", "\"name\":\"nope\"," + meta(V)), headers("prompts/get", "nope"));
+
+        assertTrue(json(discover).at("/result/capabilities/prompts").isObject(), discover.body());
+        // server/prompts, error handling: an invalid prompt name is -32602; the method itself exists (not 404).
+        assertError(get, 200, 24, JsonRpc.INVALID_PARAMS);
+    }
+
+    @Test
     void a_missing_resource_is_invalid_params_with_the_uri_and_lists_carry_caching_hints() {
         McpTestClient client = start();
         String uri = "serverfs://nowhere/x.txt";
