@@ -3,6 +3,7 @@ package dev.serverfs.adapters.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.Timestamps;
 import java.time.Duration;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * the task's {@code DetailedTask}; {@code tasks/update} hands the responses to keys the task shows outstanding to its
  * source and ignores the rest; {@code tasks/cancel} asks the source to cancel; both acknowledge with an empty result.
  * An unknown task id is -32602. The caller gates on the client's declaration (-32021) first. Each call records one
- * audit event named after its method.
+ * audit event named after its method, with the task id whenever a source knows the task (refusals included).
  */
 final class TaskMethods {
 
@@ -60,16 +61,20 @@ final class TaskMethods {
         long started = System.nanoTime();
         JsonNode taskId = params == null ? null : params.get("taskId");
         if (taskId == null || !taskId.isTextual()) {
+            recordFailure(method, started, ErrorCode.INVALID_ARGUMENTS.wire(), Map.of());
             return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, method + " needs params.taskId");
         }
         String task = taskId.textValue();
         Map<String, Object> counters = new LinkedHashMap<>();
+        // A refusal names the task once a source knows it; an id no source knows is the caller's text, never logged.
+        Map<String, Object> known = Map.of();
         try {
             Optional<Found> found = find(task);
             if (found.isEmpty()) {
-                recordFailure(method, started, "NOT_FOUND");
+                recordFailure(method, started, "NOT_FOUND", known);
                 return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Task not found");
             }
+            known = Map.of("task_id", task);
             ObjectNode answer = switch (method) {
                 case "tasks/get" -> {
                     counters.put("status", status(found.get().task().state()));
@@ -83,7 +88,7 @@ final class TaskMethods {
                 default -> throw new IllegalArgumentException("not a tasks method: " + method);
             };
             if (answer.has("error")) {
-                recordFailure(method, started, "INVALID_ARGUMENTS");
+                recordFailure(method, started, ErrorCode.INVALID_ARGUMENTS.wire(), known);
             } else {
                 counters.putIfAbsent("task_id", task);
                 audit.recordEvent(AuditLog.ToolCall.succeeded(
@@ -91,14 +96,14 @@ final class TaskMethods {
             }
             return answer;
         } catch (ServerFsException e) {
-            recordFailure(method, started, e.code().wire());
+            recordFailure(method, started, e.code().wire(), known);
             ObjectNode error = JsonRpc.error(id, rpcCode(e), e.agentText());
             ((ObjectNode) error.get("error"))
                     .putObject("data")
                     .put("code", e.code().wire());
             return error;
         } catch (RuntimeException e) {
-            recordFailure(method, started, ToolInvoker.INTERNAL_ERROR);
+            recordFailure(method, started, ToolInvoker.INTERNAL_ERROR, known);
             log.atError()
                     .setMessage("task_method_internal_error")
                     .addKeyValue("method", method)
@@ -188,9 +193,9 @@ final class TaskMethods {
         };
     }
 
-    private void recordFailure(String method, long started, String code) {
+    private void recordFailure(String method, long started, String code, Map<String, Object> counters) {
         audit.recordEvent(new AuditLog.ToolCall(
-                method, elapsed(started), false, Optional.empty(), Optional.empty(), Optional.of(code), Map.of()));
+                method, elapsed(started), false, Optional.empty(), Optional.empty(), Optional.of(code), counters));
     }
 
     private static Duration elapsed(long started) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import java.time.Duration;
@@ -253,6 +254,33 @@ class TaskMethodsTest {
                 .anyMatch(e -> e.tool().equals("tasks/update")
                         && e.success()
                         && "k1".equals(e.counters().get("request_id"))));
+    }
+
+    @Test
+    void every_tasks_request_writes_one_audit_line_and_a_refused_one_for_a_known_task_names_it() {
+        McpDispatcher d = dispatcher(new Job(tasks, false));
+
+        call(d, true, "tasks/update", "{\"taskId\":\"t-1\",\"inputResponses\":{\"k1\":{\"action\":\"maybe\"}}}");
+        call(
+                d,
+                true,
+                "tasks/update",
+                "{\"taskId\":\"t-1\",\"inputResponses\":{\"k1\":{\"action\":\"accept\",\"content\":{\"bad\":1}}}}");
+        call(d, true, "tasks/get", "{\"taskId\":\"nope\"}");
+        call(d, true, "tasks/cancel", "{}");
+
+        // docs/AGENTS.md: each tasks/* request writes one tool_call audit line named after the method, with the task
+        // id.
+        List<AuditLog.ToolCall> events = audit.events();
+        assertEquals(4, events.size(), events.toString());
+        assertEquals(Optional.of("INVALID_ARGUMENTS"), events.get(0).errorCode());
+        assertEquals("t-1", events.get(0).counters().get("task_id"));
+        assertEquals(Optional.of("INVALID_QUESTION_ANSWER"), events.get(1).errorCode());
+        assertEquals("t-1", events.get(1).counters().get("task_id"));
+        assertEquals(Optional.of("NOT_FOUND"), events.get(2).errorCode());
+        assertNull(events.get(2).counters().get("task_id"), "an id the server does not know is not logged");
+        assertEquals("tasks/cancel", events.get(3).tool());
+        assertEquals(Optional.of("INVALID_ARGUMENTS"), events.get(3).errorCode());
     }
 
     @Test
