@@ -32,10 +32,13 @@ record RequestMeta(String protocolVersion, ObjectNode clientCapabilities, JsonNo
         return clientCapabilities.get(name) instanceof ObjectNode;
     }
 
-    /** Whether the client declared the extension {@code id} under {@code capabilities.extensions}. */
+    /**
+     * Whether the client declared the extension {@code id} under {@code capabilities.extensions}: its settings
+     * object, as a top-level capability (a {@code false} or {@code null} there declares nothing).
+     */
     boolean declaresExtension(String id) {
-        JsonNode extensions = clientCapabilities.get("extensions");
-        return extensions instanceof ObjectNode && extensions.has(id);
+        return clientCapabilities.get("extensions") instanceof ObjectNode extensions
+                && extensions.get(id) instanceof ObjectNode;
     }
 
     /** The {@code _meta} object of a request's params, or null. */

@@ -50,14 +50,20 @@ final class StatelessGate {
         record Refused(int status, ObjectNode body) implements Checked {}
     }
 
-    /** Whether this message belongs to the stateless era. */
+    /**
+     * Whether this message belongs to the stateless era: its {@code _meta} names a protocol version, or its version
+     * header names 2026-07-28. An {@code initialize} opens a session as before unless its {@code _meta} names
+     * 2026-07-28 (the revision that removed it).
+     */
     static boolean stateless(HeaderMap headers, Envelope envelope) {
         JsonNode meta = RequestMeta.of(envelope.params());
+        if ("initialize".equals(envelope.method())) {
+            return meta != null
+                    && ProtocolVersions.STATELESS.equals(
+                            meta.path(RequestMeta.PROTOCOL_VERSION).asText(null));
+        }
         if (meta != null && meta.has(RequestMeta.PROTOCOL_VERSION)) {
             return true;
-        }
-        if ("initialize".equals(envelope.method())) {
-            return false;
         }
         HeaderValues version = headers.get(McpHttpHandler.VERSION_HEADER);
         return version != null

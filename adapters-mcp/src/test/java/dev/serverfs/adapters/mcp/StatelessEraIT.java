@@ -270,6 +270,24 @@ class StatelessEraIT {
     }
 
     @Test
+    void an_initialize_whose_meta_names_an_older_version_opens_a_session_and_one_naming_2026_07_28_is_unknown() {
+        McpTestClient client = start();
+        String params = "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"},";
+
+        HttpResponse<String> older = client.post(request(18, "initialize", params + meta("2025-11-25")));
+        HttpResponse<String> current =
+                client.post(request(19, "initialize", params + meta(V)), headers("initialize", null));
+
+        assertEquals(200, older.statusCode(), older.body());
+        assertEquals("2025-11-25", json(older).at("/result/protocolVersion").textValue());
+        assertTrue(older.headers().firstValue("Mcp-Session-Id").isPresent(), "a session, as before");
+        assertEquals(404, current.statusCode(), current.body());
+        assertEquals(JsonRpc.METHOD_NOT_FOUND, json(current).at("/error/code").intValue());
+        assertTrue(current.headers().firstValue("Mcp-Session-Id").isEmpty());
+    }
+
+    @Test
     void the_bearer_token_host_and_origin_checks_apply_to_the_stateless_era() {
         McpTestClient client = start(McpSettings.loopback(0, 64 * 1024, "t").withAuthToken("s3cret-token-0123456789"));
         String body = request(17, "server/discover", meta(V));

@@ -177,6 +177,15 @@ class TaskMethodsTest {
                     .at("/error/data/requiredCapabilities/extensions")
                     .has(EXT));
         }
+        for (String notDeclared : List.of("false", "null", "true", "[]")) {
+            ObjectNode capabilities = Json.object();
+            capabilities.putObject("extensions").set(EXT, Json.read(notDeclared.getBytes()));
+            RequestMeta meta = new RequestMeta("2026-07-28", capabilities, null);
+            McpDispatcher.Answer answer = ScopedValue.where(RequestMeta.CURRENT, meta)
+                    .call(() -> d.stateless(
+                            meta, IntNode.valueOf(1), "tasks/get", Json.object().put("taskId", "t-1")));
+            assertEquals(-32021, answer.body().at("/error/code").asInt(), "extension declared as " + notDeclared);
+        }
         McpDispatcher.Answer job = call(d, false, "tools/call", "{\"name\":\"job\"}");
         assertEquals(-32021, job.body().at("/error/code").asInt());
         assertTrue(job.body().at("/error/data/requiredCapabilities/extensions").has(EXT));
