@@ -65,7 +65,7 @@ final class FileScanner {
         /**
          * Whether a case-insensitive search folds ASCII bytes (the query is ASCII without a line feed). A line with a
          * non-ASCII byte still goes through {@link #insensitive}: a few non-ASCII characters (the Kelvin sign, long
-         * s, dotted and dotless i) fold to ASCII letters.
+         * s) fold to ASCII letters.
          */
         final boolean asciiFolded;
 
@@ -76,9 +76,7 @@ final class FileScanner {
         /** {@code foldAscii} false sends every line of a case-insensitive search through the pattern (tests). */
         Query(String text, boolean caseSensitive, boolean foldAscii) {
             this.length = text.length();
-            this.insensitive = caseSensitive
-                    ? null
-                    : Pattern.compile(text, Pattern.LITERAL | Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+            this.insensitive = caseSensitive ? null : insensitivePattern(text);
             boolean foldable = foldAscii && !caseSensitive && text.indexOf('\n') < 0;
             for (int i = 0; i < text.length() && foldable; i++) {
                 foldable = text.charAt(i) < 0x80;
@@ -86,6 +84,27 @@ final class FileScanner {
             this.asciiFolded = foldable;
             String latin1 = new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
             this.needle = foldable ? latin1.toLowerCase(java.util.Locale.ROOT) : latin1;
+        }
+
+        /**
+         * The literal {@code text}, matched case-insensitively as ripgrep does: by Unicode simple case folding, which
+         * Java's {@code UNICODE_CASE} matches except that it also equates the dotted capital I (U+0130) with
+         * {@code i} and the dotless small i (U+0131) with {@code I}, which have no simple folding. Both sides are
+         * therefore {@link #masked} first.
+         */
+        static Pattern insensitivePattern(String text) {
+            return Pattern.compile(masked(text), Pattern.LITERAL | Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+        }
+
+        /**
+         * {@code text} with U+0130 and U+0131 replaced, one char for one, by two lone low surrogates, which have no
+         * case and never occur in a query or a decoded line (both are well-formed): each then matches only itself.
+         */
+        static String masked(String text) {
+            if (text.indexOf('\u0130') < 0 && text.indexOf('\u0131') < 0) {
+                return text;
+            }
+            return text.replace('\u0130', '\uDC00').replace('\u0131', '\uDC01');
         }
     }
 
@@ -241,7 +260,7 @@ final class FileScanner {
             return;
         }
         int overlap = query.length;
-        Matcher m = query.insensitive.matcher(text);
+        Matcher m = query.insensitive.matcher(Query.masked(text));
         int scanFrom = 0;
         while (true) {
             int windowEnd = (int) Math.min(text.length(), (long) scanFrom + WINDOW + overlap);

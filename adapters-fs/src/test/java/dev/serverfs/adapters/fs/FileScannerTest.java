@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The byte-level fast paths of {@link FileScanner} against the plain definitions they replace (issue 15): the
  * ASCII case folding of a case-insensitive ASCII query must report exactly the hits of the Unicode pattern on
- * every line (including the Kelvin sign, long s, dotted and dotless i, which fold to ASCII letters, invalid UTF-8,
+ * every line (including the Kelvin sign and long s, which fold to ASCII letters, dotted and dotless i, which do not, invalid UTF-8,
  * CRLF, long lines and lines across the 64 KiB buffer), and the eight-bytes-at-a-time scans must equal byte loops.
  */
 class FileScannerTest {
@@ -94,6 +94,24 @@ class FileScannerTest {
                 }
             }
         }
+    }
+
+    @Test
+    void dotted_and_dotless_i_match_only_themselves_as_in_ripgrep() throws Exception {
+        // ripgrep folds with Unicode simple case folding, where U+0130 and U+0131 have no mapping; Java's
+        // toUpperCase/toLowerCase would make both equal to i and I.
+        Path file = dir.resolve("turkish.txt");
+        Files.writeString(file, "\u0130d dotted\n\u0131d dotless\nid plain\nID upper\n");
+        List<String> expectedAscii = List.of("3:false:id plain", "4:false:ID upper");
+        assertEquals(expectedAscii, scan(file, new FileScanner.Query("iD", false, true)));
+        assertEquals(expectedAscii, scan(file, new FileScanner.Query("iD", false, false)));
+        assertEquals(List.of("1:false:\u0130d dotted"), scan(file, new FileScanner.Query("\u0130D", false)));
+        assertEquals(List.of("2:false:\u0131d dotless"), scan(file, new FileScanner.Query("\u0131D", false)));
+        // Every other letter still folds as before, a single one too (the capital sharp s folds to the small one).
+        Path sharp = dir.resolve("sharp.txt");
+        Files.writeString(sharp, "\u1E9E\n\u00DF\n\u212A\n");
+        assertEquals(List.of("1:false:\u1E9E", "2:false:\u00DF"), scan(sharp, new FileScanner.Query("\u00DF", false)));
+        assertEquals(List.of("3:false:\u212A"), scan(sharp, new FileScanner.Query("k", false)));
     }
 
     @Test

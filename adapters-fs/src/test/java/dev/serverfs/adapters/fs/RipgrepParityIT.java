@@ -140,6 +140,8 @@ class RipgrepParityIT {
         write("misc/huge.txt", "needle in a file over the ceiling\n" + "x".repeat((int) MAX_FILE_BYTES));
         write("misc/notrail.txt", "no newline needle");
         write("misc/Kelvin.txt", "\u212Aelvin sign\nkelvin lower\n");
+        // Dotted capital I and dotless small i have no simple case folding: ripgrep matches them only as themselves.
+        write("misc/turkish.txt", "\u0130d dotted\n\u0131d dotless\nid plain\nID upper\n\u1E9E \u00DF sharp\n");
         Files.createSymbolicLink(root.resolve("misc/link.txt"), root.resolve("misc/crlf.txt"));
         Files.createSymbolicLink(root.resolve("misc/linkdir"), root.resolve("repo"));
         fs = new LinuxWorkdirFileSystem();
@@ -180,6 +182,10 @@ class RipgrepParityIT {
                 Arguments.of("needle", "repo/sub", null, true),
                 Arguments.of("needle", "repo", "!*.md", true),
                 Arguments.of("kelvin", "misc", null, false),
+                Arguments.of("id ", "misc", null, false),
+                Arguments.of("\u0130D ", "misc", null, false),
+                Arguments.of("\u0131D ", "misc", null, false),
+                Arguments.of("\u00DF", "misc", null, false),
                 Arguments.of("需要", "", null, true),
                 Arguments.of("", "plain", null, true));
     }
