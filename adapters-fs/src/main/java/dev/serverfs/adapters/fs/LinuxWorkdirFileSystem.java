@@ -37,13 +37,13 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * {@link WorkdirFileSystem} on Linux through FFM. One {@code O_PATH} descriptor per workdir root, opened on first
- * use and held until {@link #close()}; everything else is opened beneath it (see {@link Confinement}).
+ * {@link WorkdirFileSystem} on Linux through FFM. Every operation opens the workdir's root by its configured path
+ * ({@link #openRoot}, an {@code O_PATH} descriptor closed when the operation ends) and everything else beneath it
+ * (see {@link Confinement}): a workdir moved, replaced or re-created on disk is served at its configured path from
+ * the next call on, never at its old place (reference §2.0).
  * {@link Resolution#AUTO} uses {@code openat2} when the kernel allows it; {@link Resolution#COMPONENT_WALK} (what
  * bootstrap passes for the system property {@code serverfs.fs.resolution=walk}) forces the fallback walk. The
  * {@link WorkdirMutations} side publishes atomically through the parent descriptor (see {@link Publication}); the
@@ -70,7 +70,6 @@ public final class LinuxWorkdirFileSystem
     private static final int DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
     private final Confinement confinement;
-    private final Map<Path, Integer> roots = new ConcurrentHashMap<>();
     private final NativeTextSearch search;
     /** Walks ({@code find_files}) run here: bounded by the walk cap, they need no deadline, only a thread. */
     private final SearchSlots walks;
@@ -112,24 +111,25 @@ public final class LinuxWorkdirFileSystem
     @Override
     public FileStat stat(Workdir workdir, WorkdirPath path) {
         String label = label(workdir, path);
-        int root = root(workdir, label);
-        if (path.isRoot()) {
-            return fstat(root, label);
-        }
-        int parent = confinement.openParent(root, path, label);
-        try {
-            return Syscalls.statx(parent, path.name(), AT_SYMLINK_NOFOLLOW);
-        } catch (ErrnoException e) {
-            throw FsFailures.fromErrno(e.errno(), label);
-        } finally {
-            Syscalls.close(parent);
+        try (Root root = root(workdir, label)) {
+            if (path.isRoot()) {
+                return fstat(root.fd(), label);
+            }
+            int parent = confinement.openParent(root.fd(), path, label);
+            try {
+                return Syscalls.statx(parent, path.name(), AT_SYMLINK_NOFOLLOW);
+            } catch (ErrnoException e) {
+                throw FsFailures.fromErrno(e.errno(), label);
+            } finally {
+                Syscalls.close(parent);
+            }
         }
     }
 
     @Override
     public DirectoryListing openDirectory(Workdir workdir, WorkdirPath directory) {
         String label = label(workdir, directory);
-        int fd = confinement.open(root(workdir, label), directory, DIRECTORY_FLAGS, label);
+        int fd = openBeneath(workdir, directory, DIRECTORY_FLAGS, label);
         try {
             return new NativeDirectoryListing(fd, Dirents.readNames(fd), label);
         } catch (ErrnoException e) {
@@ -144,7 +144,7 @@ public final class LinuxWorkdirFileSystem
     @Override
     public HeldDirectory hold(Workdir workdir, WorkdirPath path) {
         String label = label(workdir, path);
-        return new NativeHeldDirectory(confinement.open(root(workdir, label), path, O_PATH | O_DIRECTORY, label));
+        return new NativeHeldDirectory(openBeneath(workdir, path, O_PATH | O_DIRECTORY, label));
     }
 
     @Override
@@ -186,7 +186,7 @@ public final class LinuxWorkdirFileSystem
     }
 
     private void walkHere(Workdir workdir, WorkdirPath root, WalkVisitor visitor, String label) {
-        int fd = confinement.open(root(workdir, label), root, DIRECTORY_FLAGS, label);
+        int fd = openBeneath(workdir, root, DIRECTORY_FLAGS, label);
         // An explicit stack, not recursion: a chain of thousands of directories must not overflow the thread's
         // stack (issue 10 §3). One descriptor per level: bounded by depth, not width (v0.7.2).
         ArrayDeque<Level> stack = new ArrayDeque<>();
@@ -295,11 +295,10 @@ public final class LinuxWorkdirFileSystem
     @Override
     public ReadableFile openRegularFile(Workdir workdir, WorkdirPath path) {
         String label = label(workdir, path);
-        int root = root(workdir, label);
         if (path.isRoot()) {
             throw FsFailures.of(ErrorCode.NOT_A_FILE, label);
         }
-        int fd = confinement.open(root, path, FILE_FLAGS, label);
+        int fd = openBeneath(workdir, path, FILE_FLAGS, label);
         try {
             FileStat st = Syscalls.fstat(fd);
             if (st.isDirectory()) {
@@ -323,19 +322,27 @@ public final class LinuxWorkdirFileSystem
         // The budget starts now: the wait for a search slot is part of it (issue 24 §1).
         long deadline = System.nanoTime() + request.timeout().toNanos();
         String label = label(workdir, root);
-        return search.search(root(workdir, label), root, request, label, deadline);
+        // The search opens the root itself, on its slot: work that overruns its deadline owns its descriptors.
+        return search.search(workdir.root(), root, request, label, deadline);
     }
 
     @Override
     public FileStat createFile(Workdir workdir, WorkdirPath path, byte[] content) {
         String label = label(workdir, path);
-        return publication.createFile(root(workdir, label), nonRoot(path, label), content, label);
+        WorkdirPath target = nonRoot(path, label);
+        try (Root root = root(workdir, label)) {
+            return publication.createFile(root.fd(), target, content, label);
+        }
     }
 
     @Override
     public ReplaceableFile openForReplace(Workdir workdir, WorkdirPath path) {
         String label = label(workdir, path);
-        int parent = publication.openParent(root(workdir, label), nonRoot(path, label), label, false);
+        WorkdirPath target = nonRoot(path, label);
+        int parent;
+        try (Root root = root(workdir, label)) {
+            parent = publication.openParent(root.fd(), target, label, false);
+        }
         try {
             int fd;
             try {
@@ -364,19 +371,28 @@ public final class LinuxWorkdirFileSystem
     @Override
     public FileStat deleteFile(Workdir workdir, WorkdirPath path, Revision expectedRevision) {
         String label = label(workdir, path);
-        return publication.deleteFile(root(workdir, label), nonRoot(path, label), expectedRevision, label);
+        WorkdirPath target = nonRoot(path, label);
+        try (Root root = root(workdir, label)) {
+            return publication.deleteFile(root.fd(), target, expectedRevision, label);
+        }
     }
 
     @Override
     public FileStat createDirectory(Workdir workdir, WorkdirPath path) {
         String label = label(workdir, path);
-        return publication.createDirectory(root(workdir, label), nonRoot(path, label), label);
+        WorkdirPath target = nonRoot(path, label);
+        try (Root root = root(workdir, label)) {
+            return publication.createDirectory(root.fd(), target, label);
+        }
     }
 
     @Override
     public FileStat deleteDirectory(Workdir workdir, WorkdirPath path, Revision expectedRevision) {
         String label = label(workdir, path);
-        return publication.deleteDirectory(root(workdir, label), nonRoot(path, label), expectedRevision, label);
+        WorkdirPath target = nonRoot(path, label);
+        try (Root root = root(workdir, label)) {
+            return publication.deleteDirectory(root.fd(), target, expectedRevision, label);
+        }
     }
 
     private static WorkdirPath nonRoot(WorkdirPath path, String label) {
@@ -396,29 +412,41 @@ public final class LinuxWorkdirFileSystem
         return search.slots().waiting() + walks.waiting();
     }
 
-    /** Closes the held root descriptors. */
+    /** Stops the search and walk slots. */
     @Override
     public void close() {
         search.close();
         walks.close();
-        roots.values().forEach(Syscalls::close);
-        roots.clear();
     }
 
-    private int root(Workdir workdir, String label) {
-        Integer fd = roots.get(workdir.root());
-        if (fd != null) {
-            return fd;
+    /** The workdir's root, open for one operation. */
+    private record Root(int fd) implements AutoCloseable {
+        @Override
+        public void close() {
+            Syscalls.close(fd);
         }
-        synchronized (roots) {
-            return roots.computeIfAbsent(workdir.root(), path -> {
-                try {
-                    // The root itself is trusted configuration (reference §2.0): opened by name, symlinks allowed.
-                    return Syscalls.openat(OpenFlags.AT_FDCWD, path.toString(), O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-                } catch (ErrnoException e) {
-                    throw FsFailures.fromErrno(e.errno(), label);
-                }
-            });
+    }
+
+    private static Root root(Workdir workdir, String label) {
+        return new Root(openRoot(workdir.root(), label));
+    }
+
+    /**
+     * Opens the root by name: the configured path is trusted configuration (reference §2.0), so symlinks in it are
+     * followed. The caller closes the descriptor.
+     */
+    static int openRoot(Path root, String label) {
+        try {
+            return Syscalls.openat(OpenFlags.AT_FDCWD, root.toString(), O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+        } catch (ErrnoException e) {
+            throw FsFailures.fromErrno(e.errno(), label);
+        }
+    }
+
+    /** {@code path} opened beneath the workdir's root with {@code flags}; the root is closed again at once. */
+    private int openBeneath(Workdir workdir, WorkdirPath path, int flags, String label) {
+        try (Root root = root(workdir, label)) {
+            return confinement.open(root.fd(), path, flags, label);
         }
     }
 

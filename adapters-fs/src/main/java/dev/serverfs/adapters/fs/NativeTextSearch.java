@@ -22,6 +22,7 @@ import dev.serverfs.domain.workdir.ServerLimits;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -179,11 +180,11 @@ final class NativeTextSearch implements AutoCloseable {
      * {@code deadline} (a {@link System#nanoTime} value, so the wait for a slot counts). A malformed glob is
      * {@code SEARCH_FAILED} at once; with every slot busy and the queue full, {@code RESOURCE_EXHAUSTED} at once.
      */
-    TextSearchOutcome search(int rootFd, WorkdirPath root, TextSearch request, String label, long deadline) {
+    TextSearchOutcome search(Path workdirRoot, WorkdirPath root, TextSearch request, String label, long deadline) {
         Run run = new Run(request, root, deadline);
         Optional<TextSearchOutcome> outcome;
         try {
-            outcome = slots.run(() -> searchOnSlot(run, rootFd, label), deadline, run::cut);
+            outcome = slots.run(() -> searchOnSlot(run, workdirRoot, label), deadline, run::cut);
         } catch (RejectedExecutionException e) {
             throw new ServerFsException(
                     ErrorCode.RESOURCE_EXHAUSTED,
@@ -195,26 +196,31 @@ final class NativeTextSearch implements AutoCloseable {
     }
 
     /** The search itself, on a slot's thread; it owns every descriptor it opens. */
-    private TextSearchOutcome searchOnSlot(Run run, int rootFd, String label) {
+    private TextSearchOutcome searchOnSlot(Run run, Path workdirRoot, String label) {
         if (run.expired()) {
             // It got a slot only after its deadline: it spent all of its budget waiting.
             return run.timedOutOutcome();
         }
         run.startedAt = System.nanoTime();
-        int searchFd = confinement.open(rootFd, run.root, DIRECTORY_FLAGS, label);
+        int rootFd = LinuxWorkdirFileSystem.openRoot(workdirRoot, label);
         try {
-            IgnoreFrame frame = ancestors(run, rootFd, label);
-            walk(run, searchFd, run.root, frame);
-            if (flush(run)) {
-                drain(run, false);
+            int searchFd = confinement.open(rootFd, run.root, DIRECTORY_FLAGS, label);
+            try {
+                IgnoreFrame frame = ancestors(run, rootFd, label);
+                walk(run, searchFd, run.root, frame);
+                if (flush(run)) {
+                    drain(run, false);
+                }
+            } catch (IgnoreFile.Stopped e) {
+                // The deadline passed inside ignore-file parsing or matching: the run is already marked.
+            } finally {
+                run.stop.set(true);
+                abandonBatch(run);
+                drain(run, true);
+                Syscalls.close(searchFd);
             }
-        } catch (IgnoreFile.Stopped e) {
-            // The deadline passed inside ignore-file parsing or matching: the run is already marked.
         } finally {
-            run.stop.set(true);
-            abandonBatch(run);
-            drain(run, true);
-            Syscalls.close(searchFd);
+            Syscalls.close(rootFd);
         }
         if (run.timedOut) {
             return run.timedOutOutcome();

@@ -216,6 +216,34 @@ class MutationToolsIT {
     }
 
     @Test
+    void a_workdir_moved_away_on_disk_is_served_at_its_configured_path_not_at_its_old_place() throws IOException {
+        create.createTextFile(new CreateTextFileCommand("rw", "before.txt", "old"));
+        Path moved = Files.move(root, base.resolve("moved"));
+        Files.createDirectory(root);
+        Files.writeString(root.resolve("marker.txt"), "new");
+
+        assertEquals(
+                Files.readAttributes(root.resolve("marker.txt"), "unix:ino").get("ino"),
+                fs.stat(rw, new WorkdirPath(List.of("marker.txt"))).ino());
+        create.createTextFile(new CreateTextFileCommand("rw", "after.txt", "x"));
+        Files.delete(root.resolve("marker.txt"));
+        Files.delete(root.resolve("after.txt"));
+        Files.delete(root);
+        assertCode(
+                ErrorCode.PATH_NOT_FOUND,
+                () -> create.createTextFile(new CreateTextFileCommand("rw", "gone.txt", "x")));
+
+        assertEquals(List.of("before.txt"), names(moved), "nothing written to the directory's old place");
+        Files.move(moved, root);
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
     void create_refuses_anything_already_at_the_target() throws Exception {
         file("f", "keep");
         Files.createDirectory(root.resolve("d"));
