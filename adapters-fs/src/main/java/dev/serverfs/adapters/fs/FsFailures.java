@@ -35,8 +35,42 @@ final class FsFailures {
         };
     }
 
+    /**
+     * The code of {@code errno} with its message; an error that is no permission problem but still
+     * {@code ACCESS_DENIED} (reference §2.0: "other") says what it was, not "permission denied".
+     */
     static ServerFsException fromErrno(int errno, String label) {
-        return of(code(errno), label);
+        ErrorCode code = code(errno);
+        if (code == ErrorCode.ACCESS_DENIED && errno != Errno.EACCES && errno != Errno.EPERM) {
+            return new ServerFsException(code, label, strerror(errno));
+        }
+        return of(code, label);
+    }
+
+    /** glibc's text of the errnos a file operation meets (never a path), {@code errno N} for any other. */
+    static String strerror(int errno) {
+        return switch (errno) {
+            case Errno.ENOSPC -> "No space left on device";
+            case Errno.EDQUOT -> "Disk quota exceeded";
+            case Errno.EROFS -> "Read-only file system";
+            case Errno.EIO -> "Input/output error";
+            case Errno.EXDEV -> "Invalid cross-device link";
+            case Errno.EMLINK -> "Too many links";
+            case Errno.EFBIG -> "File too large";
+            case Errno.EBUSY -> "Device or resource busy";
+            case Errno.ENOENT -> "No such file or directory";
+            case Errno.EEXIST -> "File exists";
+            case Errno.ENAMETOOLONG -> "File name too long";
+            case Errno.EINVAL -> "Invalid argument";
+            case Errno.ENODEV -> "No such device";
+            case Errno.ETXTBSY -> "Text file busy";
+            case Errno.EOPNOTSUPP -> "Operation not supported";
+            case Errno.ENOTEMPTY -> "Directory not empty";
+            case Errno.EAGAIN -> "Resource temporarily unavailable";
+            case Errno.EINTR -> "Interrupted system call";
+            case Errno.ESRCH -> "No such process";
+            default -> "errno " + errno;
+        };
     }
 
     private static String message(ErrorCode code) {

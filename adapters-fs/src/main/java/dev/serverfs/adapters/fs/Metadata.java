@@ -36,7 +36,7 @@ final class Metadata {
                     ErrorCode.METADATA_PRESERVATION_FAILED,
                     label,
                     "the file's mode, owner or extended attributes cannot be preserved ("
-                            + Publication.strerror(e.errno()) + ")");
+                            + FsFailures.strerror(e.errno()) + ")");
         }
     }
 

@@ -359,23 +359,8 @@ final class Publication {
         return switch (errno) {
             case Errno.EACCES, Errno.EPERM -> FsFailures.of(ErrorCode.ACCESS_DENIED, label);
             case Errno.EMFILE, Errno.ENFILE -> FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label);
-            default -> new ServerFsException(ErrorCode.MUTATION_IO_ERROR, label + " (" + strerror(errno) + ")");
-        };
-    }
-
-    static String strerror(int errno) {
-        return switch (errno) {
-            case Errno.ENOSPC -> "No space left on device";
-            case Errno.EDQUOT -> "Disk quota exceeded";
-            case Errno.EROFS -> "Read-only file system";
-            case Errno.EIO -> "Input/output error";
-            case Errno.EXDEV -> "Invalid cross-device link";
-            case Errno.EMLINK -> "Too many links";
-            case Errno.EFBIG -> "File too large";
-            case Errno.EBUSY -> "Device or resource busy";
-            case Errno.ENOENT -> "No such file or directory";
-            case Errno.EEXIST -> "File exists";
-            default -> "errno " + errno;
+            default ->
+                new ServerFsException(ErrorCode.MUTATION_IO_ERROR, label + " (" + FsFailures.strerror(errno) + ")");
         };
     }
 

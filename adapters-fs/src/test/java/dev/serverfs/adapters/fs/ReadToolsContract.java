@@ -270,6 +270,18 @@ abstract class ReadToolsContract {
     }
 
     @Test
+    void an_error_that_is_no_permission_problem_says_what_it_was() {
+        String tooLong = "n".repeat(300);
+        ServerFsException read = assertThrows(ServerFsException.class, () -> cat(tooLong));
+        ServerFsException status = assertThrows(ServerFsException.class, () -> st(tooLong));
+
+        assertEquals(ErrorCode.ACCESS_DENIED, read.code());
+        assertTrue(read.getMessage().contains("File name too long"), read.getMessage());
+        assertFalse(read.getMessage().contains("permission denied"), read.getMessage());
+        assertTrue(status.getMessage().contains("File name too long"), status.getMessage());
+    }
+
+    @Test
     void dot_dot_inside_the_workdir_is_normalised_not_refused() throws IOException {
         write("a/b.txt", "hello\n");
         assertEquals("hello\n", cat("a/x/../b.txt").content());
