@@ -31,9 +31,11 @@ public final class SqliteTaskStores implements AutoCloseable {
     private static final Field<String> RAW_STATUS = TASKS.STATUS.coerce(String.class);
 
     private final SqliteTaskStore store;
+    private final Optional<OwnerLock> owner;
 
-    private SqliteTaskStores(SqliteTaskStore store) {
+    private SqliteTaskStores(SqliteTaskStore store, Optional<OwnerLock> owner) {
         this.store = store;
+        this.owner = owner;
     }
 
     /**
@@ -42,7 +44,25 @@ public final class SqliteTaskStores implements AutoCloseable {
      * that cannot be opened or migrated → {@code AGENT_RESULT_STORAGE_ERROR}.
      */
     public static SqliteTaskStores open(Path stateDirectory) {
-        return new SqliteTaskStores(new SqliteTaskStore(SqliteTaskDatabase.open(stateDirectory)));
+        return new SqliteTaskStores(new SqliteTaskStore(SqliteTaskDatabase.open(stateDirectory)), Optional.empty());
+    }
+
+    /**
+     * {@link #open}, for the one Agent service that owns the store's tasks (an embedded {@code serve} or {@code
+     * serverfs bridge}): then claims the state directory with a {@code flock} held until {@link #close()}, so a
+     * second service started on the same directory is refused ({@code CONFIGURATION_ERROR}) before its start-up
+     * reconciliation could interrupt the live tasks of the first.
+     */
+    public static SqliteTaskStores openExclusive(Path stateDirectory) {
+        // Opened first, so a store that cannot be opened is reported as such to every starter alike; claimed before
+        // the caller reconciles anything.
+        SqliteTaskStore store = new SqliteTaskStore(SqliteTaskDatabase.open(stateDirectory));
+        try {
+            return new SqliteTaskStores(store, Optional.of(OwnerLock.acquire(stateDirectory)));
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
     }
 
     /**
@@ -61,7 +81,11 @@ public final class SqliteTaskStores implements AutoCloseable {
 
     @Override
     public void close() {
-        store.close();
+        try {
+            store.close();
+        } finally {
+            owner.ifPresent(OwnerLock::close);
+        }
     }
 
     /**

@@ -26,6 +26,7 @@ final class StateDirectory {
 
     static final String DATABASE_FILE = "state.sqlite3";
     static final String MIGRATION_LOCK_FILE = "state.sqlite3.migration-lock";
+    static final String OWNER_LOCK_FILE = "state.sqlite3.owner-lock";
 
     private static final Set<PosixFilePermission> PRIVATE_DIRECTORY = PosixFilePermissions.fromString("rwx------");
     private static final Set<PosixFilePermission> PRIVATE_FILE = PosixFilePermissions.fromString("rw-------");
@@ -117,6 +118,10 @@ final class StateDirectory {
 
     Path migrationLock() {
         return directory.resolve(MIGRATION_LOCK_FILE);
+    }
+
+    Path ownerLock() {
+        return directory.resolve(OWNER_LOCK_FILE);
     }
 
     /** Creates {@code name} with mode {@code 0600} unless it exists; either way it must be a private regular file. */

@@ -293,6 +293,20 @@ class SqliteTaskStoreTest {
     }
 
     @Test
+    void an_exclusive_store_refuses_a_second_owner_until_it_is_closed() {
+        Path stateDir = temp.resolve("state");
+        try (SqliteTaskStores owner = SqliteTaskStores.openExclusive(stateDir)) {
+            ServerFsException refused =
+                    assertThrows(ServerFsException.class, () -> SqliteTaskStores.openExclusive(stateDir));
+            assertEquals(ErrorCode.CONFIGURATION_ERROR, refused.code());
+            assertFalse(refused.getMessage().contains(stateDir.toString()), "no host path in the message");
+            // readers and the operator listing are not owners
+            SqliteTaskStores.listReadOnly(stateDir, true);
+        }
+        SqliteTaskStores.openExclusive(stateDir).close();
+    }
+
+    @Test
     void a_closed_store_fails_with_a_storage_code_not_a_sql_exception() {
         SqliteTaskStores opened = SqliteTaskStores.open(temp.resolve("state"));
         TaskStore store = opened.taskStore();

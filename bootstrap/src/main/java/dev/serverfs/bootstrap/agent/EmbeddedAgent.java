@@ -150,7 +150,9 @@ public final class EmbeddedAgent implements AutoCloseable {
         }
         FlockWriterLeases leases = new FlockWriterLeases(config.lockDir());
         leases.prepare(sharedLockGid);
-        SqliteTaskStores stores = SqliteTaskStores.open(stateDir);
+        // Exclusive: start-up reconciliation below interrupts every non-terminal task, which is right only when no
+        // other live Agent service (a second serve, a Bridge) owns this state directory and its tasks.
+        SqliteTaskStores stores = SqliteTaskStores.openExclusive(stateDir);
         ScheduledExecutorTimers timers = new ScheduledExecutorTimers(clock);
         ExecutorService runners = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("serverfs-agent-task-", 0).factory());

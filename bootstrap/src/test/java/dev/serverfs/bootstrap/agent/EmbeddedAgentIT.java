@@ -174,6 +174,53 @@ class EmbeddedAgentIT {
     }
 
     /**
+     * A second Agent service started on the same state directory (serve started twice, or a Bridge beside an embedded
+     * serve) is refused before its start-up reconciliation: it must not mark the first one's live task interrupted
+     * while that task's provider still runs and holds the writer lease.
+     */
+    @Test
+    void a_second_agent_service_on_the_same_state_directory_is_refused_and_leaves_live_tasks_alone() throws Exception {
+        Path state = Files.createDirectory(
+                dir.resolve("state"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path locks = dir.resolve("locks");
+        Path root = Files.createDirectory(dir.resolve("docs"));
+        List<String> child = ServerFsProcess.javaCommand(ServerFsMain.class.getName(), "fake-provider");
+        try (EmbeddedAgent first =
+                EmbeddedAgent.start(config(state, locks), workdirs(root), List.of(), child, Clock.systemUTC(), "t")) {
+            TaskId waiting = first.useCases()
+                    .submit()
+                    .submit(SubmitAgentTaskCommand.parse(
+                            "fake",
+                            "docs",
+                            "wait:",
+                            "",
+                            "workspace-write",
+                            Optional.empty(),
+                            Optional.empty(),
+                            Optional.empty()))
+                    .handle()
+                    .taskId();
+            await(first, waiting, t -> t.status() == TaskStatus.RUNNING);
+            ServerFsException refused = assertThrows(
+                    ServerFsException.class,
+                    () -> EmbeddedAgent.start(
+                                    config(state, locks), workdirs(root), List.of(), child, Clock.systemUTC(), "t")
+                            .close());
+            assertEquals(ErrorCode.CONFIGURATION_ERROR, refused.code());
+            assertEquals(
+                    TaskStatus.RUNNING, first.useCases().get().get(waiting).status(), "the live task was left alone");
+            assertEquals(
+                    TaskStatus.CANCELLED,
+                    first.useCases().cancel().cancel(waiting).status());
+            assertTrue(first.awaitDrained(waiting, Duration.ofSeconds(30)), "runner drained after cancel");
+        }
+        // Once the first service closed, the directory is free for the next one.
+        EmbeddedAgent.start(config(state, locks), workdirs(root), List.of(), child, Clock.systemUTC(), "t")
+                .close();
+    }
+
+    /**
      * Issue 10 item 9: a provider child never starts outside the workdir, even while its starting directory is
      * swapped for a symlink to an outside directory in a loop. Real children (the fake runtime running {@code cat}),
      * real {@code openat2}, real flock guards; each child's {@code /proc/<pid>/cwd} is checked.
