@@ -92,6 +92,19 @@ final class AgentRules {
         }
     }
 
+    /**
+     * The lock directory of {@code serve} beside a Bridge, checked at start-up as the Bridge checks its own: where it
+     * exists it must be usable by an MCP peer ({@code FlockWriterLeases.verifyPeerUsable}); missing is fine (the
+     * Bridge creates it).
+     */
+    static void verifyPeerLockDirectory(Path lockDir) throws ConfigurationException {
+        try {
+            FlockWriterLeases.verifyPeerUsable(lockDir);
+        } catch (ServerFsException e) {
+            throw new ConfigurationException("SERVERFS_AGENT_LOCK_DIR: " + e.getMessage());
+        }
+    }
+
     /** Absolute when the Agent is enabled (reference §1.5); otherwise unused, so only kept when parseable. */
     private Path agentPath(Setting<Path> setting, boolean required) throws ConfigurationException {
         if (required) {

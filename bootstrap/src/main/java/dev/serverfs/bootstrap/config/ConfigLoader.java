@@ -40,7 +40,13 @@ public final class ConfigLoader {
      * @throws ConfigurationException with an agent-safe reason when any rule is violated
      */
     public static ServerFsConfig load(Map<String, String> env, Optional<Path> envFile) throws ConfigurationException {
-        return new ConfigLoader(Variables.load(env, envFile)).build();
+        ServerFsConfig config = new ConfigLoader(Variables.load(env, envFile)).build();
+        ServerFsConfig.Agent agent = config.agent();
+        if (agent.bridgeEnabled() && !agent.embedded() && config.workdirs().anyAgentEnabled()) {
+            // serve beside a Bridge: the lock directory is the Bridge's, and serve only takes leases in it
+            AgentRules.verifyPeerLockDirectory(agent.lockDir());
+        }
+        return config;
     }
 
     /** {@link #load} with this process's environment. */

@@ -143,6 +143,37 @@ class LockDirectoryStartupIT {
     }
 
     /**
+     * {@code serve} beside a Bridge takes leases in the Bridge's lock directory, whoever owns it: a missing one is
+     * fine (the Bridge creates it), one anybody but its owner could write, or a symlink, is refused at start-up.
+     */
+    @ParameterizedTest(name = "{0} active/: {1}")
+    @MethodSource("shapes")
+    void serve_beside_a_bridge_refuses_a_lock_directory_others_could_write(String shape, boolean active)
+            throws Exception {
+        assertEquals(
+                Path.of(env().get("SERVERFS_AGENT_LOCK_DIR")),
+                ConfigLoader.load(env(), Optional.empty()).agent().lockDir());
+        Path locks = unsafeLockDirectory(shape, active);
+        if (shape.equals("other-owned")) {
+            if (!active) {
+                ConfigLoader.load(env(), Optional.empty()); // the Bridge's user may own it
+            } else {
+                assertEquals(
+                        "SERVERFS_AGENT_LOCK_DIR: the lock directory's active/ must be owned by the lock directory's"
+                                + " owner",
+                        assertThrows(ConfigurationException.class, () -> ConfigLoader.load(env(), Optional.empty()))
+                                .reason());
+            }
+        } else {
+            assertEquals(
+                    reason(shape, active),
+                    assertThrows(ConfigurationException.class, () -> ConfigLoader.load(env(), Optional.empty()))
+                            .reason());
+        }
+        assertNothingCreated(locks, active);
+    }
+
+    /**
      * The real processes of every role, for one shape of the directory and one of {@code active/} (each role reads
      * the configuration as above; four JVMs per shape cost about 7 s, so not all eight shapes run this way).
      */

@@ -145,14 +145,37 @@ public final class FlockWriterLeases implements WriterLeases {
         }
     }
 
+    /**
+     * Checks, creating nothing, the lock directory an MCP peer will take its leases in ({@code serve} without the
+     * embedded Agent, at start-up): where it and its {@code active/} exist, real directories that nobody but their
+     * owner (whoever it is: the Bridge's user) may write, {@code active/} of the same owner. A missing one passes:
+     * the Bridge prepares it, and until then writes to Agent workdirs are refused ({@code AGENT_LOCK_UNAVAILABLE}).
+     * Otherwise {@code LOCK_PATH_UNSAFE}, which no later Bridge could mend.
+     */
+    public static void verifyPeerUsable(Path lockDir) {
+        OptionalInt owner = safeDirectoryOwner(lockDir, OptionalInt.empty(), "", "lock directory");
+        if (owner.isPresent()) {
+            safeDirectoryOwner(
+                    lockDir.resolve(ACTIVE_DIR), owner, "the lock directory's owner", "lock directory's active/");
+        }
+    }
+
     /** When {@code dir} exists: a real directory owned by {@code uid} with no group or other write bit. */
     private static void requireSafeDirectory(Path dir, int uid, String what) {
+        safeDirectoryOwner(dir, OptionalInt.of(uid), "the user running ServerFS", what);
+    }
+
+    /**
+     * When {@code dir} exists: its owner, after checking it is a real directory with no group or other write bit,
+     * owned by {@code uid} ({@code owner} says whose that is) when one is required; empty when it does not exist.
+     */
+    private static OptionalInt safeDirectoryOwner(Path dir, OptionalInt uid, String owner, String what) {
         FileStat st;
         try {
             st = Syscalls.statx(OpenFlags.AT_FDCWD, dir.toString(), OpenFlags.AT_SYMLINK_NOFOLLOW);
         } catch (ErrnoException e) {
             if (e.errno() == Errno.ENOENT) {
-                return;
+                return OptionalInt.empty();
             }
             throw new ServerFsException(ErrorCode.LOCK_PATH_UNSAFE, "the " + what + " cannot be inspected");
         }
@@ -160,15 +183,15 @@ public final class FlockWriterLeases implements WriterLeases {
             throw new ServerFsException(
                     ErrorCode.LOCK_PATH_UNSAFE, "the " + what + " must be a real directory, not a symlink or file");
         }
-        if (st.uid() != uid) {
-            throw new ServerFsException(
-                    ErrorCode.LOCK_PATH_UNSAFE, "the " + what + " must be owned by the user running ServerFS");
+        if (uid.isPresent() && st.uid() != uid.getAsInt()) {
+            throw new ServerFsException(ErrorCode.LOCK_PATH_UNSAFE, "the " + what + " must be owned by " + owner);
         }
         if ((st.mode() & GROUP_OR_OTHER_WRITE) != 0) {
             throw new ServerFsException(
                     ErrorCode.LOCK_PATH_UNSAFE,
                     "the " + what + " must be writable by its owner only (mode 0700, or 0750 with a shared group)");
         }
+        return OptionalInt.of(st.uid());
     }
 
     private static void createDirectory(Path dir, String mode) throws IOException {
