@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.workdir.AgentText;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,7 +68,8 @@ final class PromptRegistry {
         }
         PromptDefinition prompt = prompts.get(name.textValue());
         if (prompt == null) {
-            return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Unknown prompt: " + name.textValue());
+            return JsonRpc.error(
+                    id, JsonRpc.INVALID_PARAMS, "Unknown prompt: " + AgentText.printable(name.textValue()));
         }
         JsonNode raw = params.get("arguments");
         if (raw != null && !raw.isNull() && !raw.isObject()) {

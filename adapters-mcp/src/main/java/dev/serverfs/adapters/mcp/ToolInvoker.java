@@ -80,7 +80,7 @@ final class ToolInvoker {
     Outcome call(String name, JsonNode rawArguments, InputRound round) {
         Optional<ToolRegistry.RegisteredTool> found = registry.find(name);
         if (found.isEmpty()) {
-            return new Outcome.Failure(JsonRpc.INVALID_PARAMS, "Unknown tool: " + name);
+            return new Outcome.Failure(JsonRpc.INVALID_PARAMS, "Unknown tool: " + AgentText.printable(name));
         }
         ToolRegistry.RegisteredTool tool = found.get();
         long started = System.nanoTime();

@@ -86,6 +86,9 @@ class ToolInvokerTest {
         assertEquals(-32602, failure.code());
         assertEquals("Unknown tool: no_such_tool", failure.message());
         assertTrue(audit.events().isEmpty());
+        ToolInvoker.Outcome.Failure huge = assertInstanceOf(
+                ToolInvoker.Outcome.Failure.class, invoker().call("x".repeat(500_000) + "\n", json("{}")));
+        assertTrue(huge.message().length() < 5_000, "a 500 KB name is not echoed whole");
     }
 
     @Test
