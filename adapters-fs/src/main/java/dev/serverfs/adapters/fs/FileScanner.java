@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * through ripgrep's line buffer (64 KiB, grown for long lines; the first read returns at most the 3 bytes sniffed
  * for a BOM, and a UTF-8 BOM is dropped), a NUL byte in newly read data ends the file and discards that buffer
  * (binary detection "quit"), one match per line, lines reported without their {@code \n} and only when valid
- * UTF-8. One instance per thread; not thread-safe.
+ * UTF-8. A file of 3 bytes or more starting with a UTF-16 BOM is transcoded to UTF-8 first, in ripgrep's chunks
+ * ({@link #transcode}), and then searched like any other. One instance per thread; not thread-safe.
  */
 final class FileScanner {
 
@@ -53,6 +54,28 @@ final class FileScanner {
     private int stagingEnd;
     private byte[] peeked;
     private int peekedPos;
+
+    // UTF-16 source state (a file that starts with a UTF-16 BOM), as in ripgrep's encoding_rs_io decoder: raw bytes
+    // are read 8 KiB at a time and each read of the line buffer gets what one raw chunk transcodes to.
+    private static final int RAW = 8 * 1024;
+    private static final int REPLACEMENT_CHAR = 0xFFFD;
+    private final byte[] raw = new byte[RAW];
+    private boolean utf16;
+    private boolean bigEndian;
+    private int rawPos;
+    private int rawLen;
+    private boolean rawEof;
+    /** The first byte of a code unit whose second byte is still to come, or -1. */
+    private int pendingByte;
+    /** A high surrogate waiting for its low one, or 0. */
+    private int pendingHigh;
+    /** Before the first code unit: a second BOM there is dropped too (encoding_rs "with BOM removal"). */
+    private boolean atStart;
+    /** What ripgrep's tiny transcoder made for a read of fewer than 4 bytes and has not handed out yet. */
+    private final byte[] carry = new byte[7];
+
+    private int carryPos;
+    private int carryLen;
 
     /** The query, prepared once per search. */
     static final class Query {
@@ -413,8 +436,25 @@ final class FileScanner {
             }
             got += n;
         }
+        boolean le = head[0] == (byte) 0xFF && head[1] == (byte) 0xFE;
+        boolean be = head[0] == (byte) 0xFE && head[1] == (byte) 0xFF;
+        // ripgrep needs 3 bytes to recognise any BOM: a file of just FF FE is searched as those two bytes.
+        utf16 = got == 3 && (le || be);
         if (got == 3 && head[0] == (byte) 0xEF && head[1] == (byte) 0xBB && head[2] == (byte) 0xBF) {
             peeked = new byte[0];
+        } else if (utf16) {
+            peeked = new byte[0];
+            bigEndian = be;
+            // The decoder's first chunk is the byte after the BOM, alone.
+            raw[0] = head[2];
+            rawPos = 0;
+            rawLen = 1;
+            rawEof = false;
+            pendingByte = -1;
+            pendingHigh = 0;
+            atStart = true;
+            carryPos = 0;
+            carryLen = 0;
         } else {
             peeked = java.util.Arrays.copyOf(head, got);
         }
@@ -423,6 +463,9 @@ final class FileScanner {
 
     /** One read of ripgrep's decoder: the sniffed bytes first (one read), then the file. */
     private int logicalRead(byte[] dst, int off, int len) throws ErrnoException {
+        if (utf16) {
+            return transcode(dst, off, len);
+        }
         if (peekedPos < peeked.length) {
             int n = Math.min(len, peeked.length - peekedPos);
             System.arraycopy(peeked, peekedPos, dst, off, n);
@@ -430,6 +473,144 @@ final class FileScanner {
             return n;
         }
         return rawRead(dst, off, len);
+    }
+
+    /**
+     * One read of a UTF-16 file as ripgrep's decoder returns it (encoding_rs_io {@code DecodeReaderBytes} over
+     * encoding_rs): the UTF-8 of what is left of the current raw chunk, as much as fits in {@code len}; a new raw
+     * chunk only once one is used up; 0 at the end. Invalid code units (unpaired surrogates, an odd last byte)
+     * become U+FFFD. A read of fewer than 4 bytes gets part of a small batch transcoded ahead (ripgrep's "tiny"
+     * transcoder, 7 bytes), and the next read the rest of it. Needs no memory beyond the fixed raw chunk.
+     */
+    private int transcode(byte[] dst, int off, int len) throws ErrnoException {
+        if (carryPos < carryLen) {
+            int n = Math.min(len, carryLen - carryPos);
+            System.arraycopy(carry, carryPos, dst, off, n);
+            carryPos += n;
+            return n;
+        }
+        if (len >= 4) {
+            return transcodeInto(dst, off, len);
+        }
+        carryPos = 0;
+        carryLen = transcodeInto(carry, 0, carry.length);
+        return carryLen == 0 ? 0 : transcode(dst, off, len);
+    }
+
+    /** A read of at least 4 bytes: at least one byte, or 0 at the end of the file. */
+    private int transcodeInto(byte[] dst, int off, int len) throws ErrnoException {
+        if (rawEof) {
+            return 0;
+        }
+        if (rawPos >= rawLen) {
+            fillRaw();
+        }
+        while (true) {
+            int n = decode(dst, off, len);
+            if (n > 0) {
+                return n;
+            }
+            fillRaw();
+            if (rawLen == 0) {
+                rawEof = true;
+                if (pendingByte < 0 && pendingHigh == 0) {
+                    return 0;
+                }
+                // A truncated unit or a lone high surrogate at the end: one replacement character.
+                pendingByte = -1;
+                pendingHigh = 0;
+                return utf8(REPLACEMENT_CHAR, dst, off) - off;
+            }
+        }
+    }
+
+    /**
+     * Transcodes {@code raw[rawPos, rawLen)} into {@code dst[off, off + len)}, {@code len >= 4}, as encoding_rs does:
+     * an ASCII unit while a byte is free, any other character only while 4 are; returns the bytes written.
+     */
+    private int decode(byte[] dst, int off, int len) {
+        int out = off;
+        int limit = off + len;
+        while (rawPos < rawLen) {
+            int b = raw[rawPos] & 0xFF;
+            if (pendingByte < 0) {
+                pendingByte = b;
+                rawPos++;
+                continue;
+            }
+            int unit = bigEndian ? pendingByte << 8 | b : b << 8 | pendingByte;
+            // encoding_rs copies ASCII to the last free byte, except for a unit split across two raw chunks.
+            if (unit < 0x80 && pendingHigh == 0 && rawPos > 0 && out < limit) {
+                dst[out++] = (byte) unit;
+            } else if (limit - out < 4) {
+                break; // the next read continues here
+            } else if (atStart && unit == 0xFEFF) {
+                // a second BOM: dropped
+            } else if (unit >= 0xD800 && unit <= 0xDBFF) {
+                if (pendingHigh != 0) {
+                    out = utf8(REPLACEMENT_CHAR, dst, out);
+                }
+                pendingHigh = unit;
+                pendingByte = -1;
+                rawPos++;
+                atStart = false;
+                continue;
+            } else if (unit >= 0xDC00 && unit <= 0xDFFF) {
+                out = utf8(
+                        pendingHigh != 0 ? Character.toCodePoint((char) pendingHigh, (char) unit) : REPLACEMENT_CHAR,
+                        dst,
+                        out);
+            } else if (pendingHigh != 0) {
+                // The high surrogate was unpaired; this unit is decoded on its own next.
+                out = utf8(REPLACEMENT_CHAR, dst, out);
+                pendingHigh = 0;
+                continue;
+            } else {
+                out = utf8(unit, dst, out);
+            }
+            pendingHigh = 0;
+            pendingByte = -1;
+            rawPos++;
+            atStart = false;
+        }
+        return out - off;
+    }
+
+    /** Writes the UTF-8 of code point {@code cp} (not a surrogate) at {@code to[at]}; returns the index after it. */
+    private static int utf8(int cp, byte[] to, int at) {
+        if (cp < 0x80) {
+            to[at] = (byte) cp;
+            return at + 1;
+        }
+        if (cp < 0x800) {
+            to[at] = (byte) (0xC0 | cp >> 6);
+            to[at + 1] = (byte) (0x80 | cp & 0x3F);
+            return at + 2;
+        }
+        if (cp < 0x10000) {
+            to[at] = (byte) (0xE0 | cp >> 12);
+            to[at + 1] = (byte) (0x80 | cp >> 6 & 0x3F);
+            to[at + 2] = (byte) (0x80 | cp & 0x3F);
+            return at + 3;
+        }
+        to[at] = (byte) (0xF0 | cp >> 18);
+        to[at + 1] = (byte) (0x80 | cp >> 12 & 0x3F);
+        to[at + 2] = (byte) (0x80 | cp >> 6 & 0x3F);
+        to[at + 3] = (byte) (0x80 | cp & 0x3F);
+        return at + 4;
+    }
+
+    /** The next raw chunk of a UTF-16 file: one 8 KiB read of the file (fewer bytes only at its end). */
+    private void fillRaw() throws ErrnoException {
+        rawPos = 0;
+        rawLen = 0;
+        while (rawLen < RAW) {
+            int n = rawRead(raw, rawLen, RAW - rawLen);
+            if (n == 0) {
+                break;
+            }
+            rawLen += n;
+        }
     }
 
     private int rawRead(byte[] dst, int off, int len) throws ErrnoException {

@@ -40,13 +40,16 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code search_text} against the real ripgrep, invoked with the reference's argv (contract reference §2.4), on
  * a generated tree with {@code .gitignore}/{@code .ignore}/{@code .rgignore} files inside and outside a git
  * repository, binary files (NUL early and after the first 64 KiB buffer), hidden entries, symlinks, CRLF, BOM and
- * invalid UTF-8 lines, files over the size ceiling. The sets of (path, line, text) must be equal. CI installs
+ * invalid UTF-8 lines, files over the size ceiling, UTF-16 files with and without a BOM (odd lengths, unpaired
+ * surrogates, U+0000 before and after ripgrep's 8 KiB transcoding chunks, long lines, a raw size over the ceiling
+ * whose UTF-8 is under it). The sets of (path, line, text) must be equal. CI installs
  * ripgrep; a missing {@code rg} fails with an explicit message.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RipgrepParityIT {
 
     private static final long MAX_FILE_BYTES = 4000;
+    private static final long LARGE_FILE_BYTES = 1 << 20;
 
     @TempDir
     static Path base;
@@ -55,6 +58,8 @@ class RipgrepParityIT {
     Path home;
     LinuxWorkdirFileSystem fs;
     SearchTextService search;
+    /** The same tree with a ceiling of {@link #LARGE_FILE_BYTES}, for the UTF-16 files over 8 KiB. */
+    SearchTextService searchLarge;
 
     @BeforeAll
     void generate() throws IOException {
@@ -142,6 +147,7 @@ class RipgrepParityIT {
         write("misc/Kelvin.txt", "\u212Aelvin sign\nkelvin lower\n");
         // Dotted capital I and dotless small i have no simple case folding: ripgrep matches them only as themselves.
         write("misc/turkish.txt", "\u0130d dotted\n\u0131d dotless\nid plain\nID upper\n\u1E9E \u00DF sharp\n");
+        utf16Fixture();
         Files.createSymbolicLink(root.resolve("misc/link.txt"), root.resolve("misc/crlf.txt"));
         Files.createSymbolicLink(root.resolve("misc/linkdir"), root.resolve("repo"));
         fs = new LinuxWorkdirFileSystem();
@@ -152,6 +158,73 @@ class RipgrepParityIT {
         ServerLimits limits =
                 new ServerLimits(100, 500, 100_000, 100_000, 200_000, Duration.ofSeconds(60), MAX_FILE_BYTES, 50);
         search = new SearchTextService(workdirs, limits, fs);
+        ServerLimits large =
+                new ServerLimits(100, 500, 100_000, 100_000, 200_000, Duration.ofSeconds(60), LARGE_FILE_BYTES, 50);
+        searchLarge = new SearchTextService(workdirs, large, fs);
+    }
+
+    /**
+     * UTF-16 files, which ripgrep transcodes to UTF-8 when they start with a BOM (at least 3 bytes in all), reading
+     * the raw file 8 KiB at a time: U+0000 ends the search at the transcoded chunk it is in.
+     */
+    private void utf16Fixture() throws IOException {
+        String text = "first line\nneedle le\nthird NEEDLE\r\nNeedle \u00e9 \u4e00 \uD83D\uDE00 x\n"
+                + "\u212Aelvin needle\nlast needle without newline";
+        writeBytes("utf16/le.txt", utf16(false, true, text));
+        writeBytes("utf16/be.txt", utf16(true, true, text));
+        writeBytes("utf16/no-bom.txt", utf16(false, false, "needle no bom\n"));
+        writeBytes("utf16/bom-only-le.txt", new byte[] {(byte) 0xFF, (byte) 0xFE});
+        writeBytes("utf16/bom-only-be.txt", new byte[] {(byte) 0xFE, (byte) 0xFF});
+        writeBytes("utf16/bom-and-a-byte.txt", new byte[] {(byte) 0xFF, (byte) 0xFE, 'A'});
+        writeBytes("utf16/odd.txt", concat(utf16(false, true, "needle odd\nx"), new byte[] {'A'}));
+        writeBytes("utf16/odd-be.txt", concat(utf16(true, true, "needle odd be\n"), new byte[] {0}));
+        writeBytes(
+                "utf16/surrogates.txt",
+                utf16(
+                        false,
+                        true,
+                        "needle a \uD800b\nneedle b \uDC00\nneedle c \uD800\uD800\n"
+                                + "needle d \uDE00\uD83D\nneedle e \uD800"));
+        writeBytes("utf16/surrogate-odd.txt", concat(utf16(true, true, "needle f \uD800"), new byte[] {'A'}));
+        writeBytes("utf16/double-bom.txt", utf16(false, true, "\uFEFFneedle double bom\n"));
+        writeBytes("utf16/swapped-bom.txt", utf16(false, true, "\uFFFEneedle swapped bom\n"));
+        writeBytes("utf16/nul-first.txt", utf16(false, true, "needle before\n\u0000needle after\n"));
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            lines.append(String.format("needle %05d\n", i));
+        }
+        // ripgrep's first chunk is the units completed by bytes [2, 8195) (the byte after the BOM is read alone, then
+        // 8 KiB at a time): U+0000 as unit 4095 ends with byte 8193 (nothing reported), as 4096 with byte 8195 (the
+        // lines of the first chunk reported), as 8192 in the third chunk.
+        for (int unit : new int[] {4095, 4096, 8192}) {
+            String withNul = lines.substring(0, unit) + "\u0000" + lines.substring(unit);
+            writeBytes("utf16/nul-" + unit + ".txt", utf16(false, true, withNul));
+        }
+        writeBytes(
+                "utf16/long.txt",
+                utf16(
+                        true,
+                        true,
+                        "a".repeat(600) + "needle" + "\u00e9".repeat(500) + "\nneedle " + "\u4e00".repeat(400)));
+        // A line of 120 KB of UTF-8: the line buffer grows, and a character is cut by its end.
+        writeBytes(
+                "utf16/wide.txt",
+                utf16(false, true, "\u4e00".repeat(40_000) + "needle\n" + "a".repeat(65_533) + "\uD83D\uDE00needle\n"));
+        // 4098 bytes on disk, 2049 in UTF-8: over the ceiling, as ripgrep counts the file's own size.
+        writeBytes("utf16/over-ceiling.txt", utf16(false, true, "needle over\n" + "x".repeat(2037)));
+        writeBytes("utf16/at-ceiling.txt", utf16(false, true, "needle at\n" + "x".repeat(1989)));
+    }
+
+    /** {@code text}'s UTF-16 code units as they are, unpaired surrogates too, after a BOM when {@code bom}. */
+    private static byte[] utf16(boolean bigEndian, boolean bom, String text) {
+        byte[] out = new byte[(bom ? 2 : 0) + 2 * text.length()];
+        int at = 0;
+        for (int i = bom ? -1 : 0; i < text.length(); i++) {
+            char c = i < 0 ? '\uFEFF' : text.charAt(i);
+            out[at++] = (byte) (bigEndian ? c >> 8 : c);
+            out[at++] = (byte) (bigEndian ? c : c >> 8);
+        }
+        return out;
     }
 
     @AfterAll
@@ -187,7 +260,38 @@ class RipgrepParityIT {
                 Arguments.of("\u0131D ", "misc", null, false),
                 Arguments.of("\u00DF", "misc", null, false),
                 Arguments.of("需要", "", null, true),
-                Arguments.of("", "plain", null, true));
+                Arguments.of("", "plain", null, true),
+                Arguments.of("needle", "utf16", null, true),
+                Arguments.of("", "utf16", null, true));
+    }
+
+    static Stream<Arguments> utf16Cases() {
+        return Stream.of(
+                Arguments.of("needle", true),
+                Arguments.of("needle", false),
+                Arguments.of("NEEDLE", false),
+                Arguments.of("kelvin", false),
+                Arguments.of("\u00c9", false),
+                Arguments.of("\uD83D\uDE00", true),
+                Arguments.of("\uFFFD", true),
+                Arguments.of("\uFFFE", true),
+                Arguments.of("\uFEFF", true),
+                Arguments.of("\r", true),
+                Arguments.of("", true));
+    }
+
+    /** UTF-16 files (several over 8 KiB) with a ceiling of 1 MiB. */
+    @ParameterizedTest(name = "{0} in ''utf16'' caseSensitive={1}")
+    @MethodSource("utf16Cases")
+    void matches_the_same_utf16_lines_as_ripgrep(String query, boolean caseSensitive) throws Exception {
+        TextMatches ours =
+                searchLarge.searchText(new SearchTextQuery("wd", query, "utf16", null, caseSensitive, 100_000));
+        List<String> mine = Ripgrep.lines(ours);
+        List<String> theirs = new Ripgrep(root, home, LARGE_FILE_BYTES, Duration.ofSeconds(60))
+                .matches(query, "utf16", null, caseSensitive);
+        assertTrue(theirs.size() > 0 || query.equals("\uFEFF"), "ripgrep found nothing: the fixture is broken");
+        assertEquals(new TreeSet<>(theirs), new TreeSet<>(mine));
+        assertEquals(theirs.size(), mine.size(), "duplicates differ");
     }
 
     @ParameterizedTest(name = "{0} in ''{1}'' glob={2} caseSensitive={3}")
