@@ -86,7 +86,16 @@ public final class UploadBinaryFileService implements UploadBinaryFileUseCase {
                     label,
                     "the file source is disabled on this server; use data_base64");
         }
-        byte[] bytes = ingress.get().fetch(file.downloadUrl(), max);
+        byte[] bytes;
+        try {
+            bytes = ingress.get().fetch(file.downloadUrl(), max);
+        } catch (ServerFsException e) {
+            // Reference §2.0 (all channels, binary included): the failure names the target, CODE: <workdir>:<path> — …
+            if (e.label().isPresent()) {
+                throw e;
+            }
+            throw new ServerFsException(e.code(), label, e.detail());
+        }
         // The client enforces the ceiling too; a port that returned more must not get past this line (v0.5 §8).
         BinaryPayload.requireWithin(bytes.length, max, label);
         return bytes;

@@ -151,6 +151,22 @@ class UploadBinaryFileServiceTest {
     }
 
     @Test
+    void ingress_failures_name_the_target_like_every_other_upload_failure() {
+        ingress.fail("https://files.example/a", ErrorCode.FILE_INGRESS_DNS_FAILED);
+
+        ServerFsException e = assertThrows(
+                ServerFsException.class,
+                () -> service(Optional.of(ingress))
+                        .uploadBinaryFile(
+                                command("rw", "a", Optional.empty(), Optional.of(FILE), false, Optional.empty())));
+
+        assertEquals(ErrorCode.FILE_INGRESS_DNS_FAILED, e.code());
+        assertEquals(Optional.of("rw:a"), e.label());
+        assertTrue(e.agentText().startsWith("FILE_INGRESS_DNS_FAILED: rw:a — "), e.agentText());
+        assertTrue(mutations.calls.isEmpty());
+    }
+
+    @Test
     void the_fetch_runs_before_the_lease_and_a_lease_taken_meanwhile_makes_it_busy() {
         AtomicReference<WriterLease> agent = new AtomicReference<>();
         ingress.duringFetch(() -> {
