@@ -55,6 +55,23 @@ public final class KnownVariables {
         }
     }
 
+    /**
+     * Refuses only a set near miss of a known {@code SERVERFS_*} name, leaving workdir variables alone: the check of
+     * {@code serverfs ingress}, which is deliberately workdir-unaware but must not run on the defaults because of a
+     * misspelt {@code SERVERFS_FILE_INGRESS_MAX_REDIRECTS} or byte ceiling.
+     */
+    public static void rejectNearMisses(Variables vars) throws ConfigurationException {
+        for (String name : new TreeSet<>(vars.names())) {
+            if (vars.get(name).isEmpty()) {
+                continue;
+            }
+            Optional<String> meant = nearMiss(name);
+            if (meant.isPresent()) {
+                throw new ConfigurationException("unknown variable " + name + " (did you mean " + meant.get() + "?)");
+            }
+        }
+    }
+
     /** The known name an unknown {@code SERVERFS_*} name is a near miss of (at most two edits), if any. */
     static Optional<String> nearMiss(String name) {
         if (!name.startsWith("SERVERFS_") || NAMES.contains(name)) {

@@ -1,6 +1,7 @@
 package dev.serverfs.bootstrap.ingress;
 
 import dev.serverfs.bootstrap.config.ConfigurationException;
+import dev.serverfs.bootstrap.config.KnownVariables;
 import dev.serverfs.bootstrap.config.ServerSettings;
 import dev.serverfs.bootstrap.config.Variables;
 import dev.serverfs.domain.error.ServerFsException;
@@ -36,6 +37,8 @@ record IngressSettings(String host, int port, SidecarPolicy policy, Duration fet
     }
 
     static IngressSettings parse(Variables vars) throws ConfigurationException {
+        // As for serve: a misspelt name (SERVERFS_FILE_INGRESS_MAX_REDIRECT) must not silently leave the default.
+        KnownVariables.rejectNearMisses(vars);
         String host = ServerSettings.HOST.get(vars);
         int port = ServerSettings.FILE_INGRESS_PORT.get(vars);
         boolean blob = ServerSettings.FILE_INGRESS_ALLOW_OPENAI_BLOB_HOSTS.get(vars);

@@ -107,6 +107,21 @@ class IngressSettingsTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "SERVERFS_FILE_INGRESS_MAX_REDIRECT          | 0       | SERVERFS_FILE_INGRESS_MAX_REDIRECTS",
+                "SERVERFS_MAX_BINARY_TRANSFER_BYTE           | 1024    | SERVERFS_MAX_BINARY_TRANSFER_BYTES",
+                "SERVERFS_FILE_INGRESS_FETCH_TIMEOUT_SECOND  | 5       | SERVERFS_FILE_INGRESS_FETCH_TIMEOUT_SECONDS",
+            })
+    void a_misspelt_sidecar_variable_is_refused_as_serve_refuses_it(String typo, String value, String meant) {
+        Map<String, String> vars = vars("SERVERFS_FILE_INGRESS_ALLOWED_HOSTS", "a.example");
+        vars.put(typo, value);
+        ConfigurationException e = assertThrows(ConfigurationException.class, () -> IngressSettings.parse(vars));
+        assertTrue(e.reason().contains(typo) && e.reason().contains(meant), e.reason());
+    }
+
     @Test
     void neither_hosts_nor_the_blob_family_is_a_configuration_error() {
         ConfigurationException e = assertThrows(
