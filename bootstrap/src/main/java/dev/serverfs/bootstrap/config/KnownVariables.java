@@ -27,13 +27,10 @@ public final class KnownVariables {
 
     /** Refuses a set near miss of a known name and any set workdir variable of no slot or an unknown suffix. */
     static void rejectTypos(Variables vars) throws ConfigurationException {
+        rejectNearMisses(vars);
         for (String name : new TreeSet<>(vars.names())) {
             if (vars.get(name).isEmpty()) {
                 continue;
-            }
-            Optional<String> meant = nearMiss(name);
-            if (meant.isPresent()) {
-                throw new ConfigurationException("unknown variable " + name + " (did you mean " + meant.get() + "?)");
             }
             Matcher m = WORKDIR_VARIABLE.matcher(name);
             if (!m.matches()) {
