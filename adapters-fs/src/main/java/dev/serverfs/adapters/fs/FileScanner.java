@@ -140,6 +140,8 @@ final class FileScanner {
         this.stagingEnd = 0;
         List<Hit> hits = new ArrayList<>();
         sniffBom();
+        // Every file starts with ripgrep's 64 KiB, whatever an earlier long line grew the array to: how much one read
+        // brings decides where binary detection stops, and so what is reported.
         int capacity = INITIAL_CAPACITY;
         if (buffer.length < capacity) {
             buffer = new byte[capacity];
@@ -153,12 +155,14 @@ final class FileScanner {
             int lastTerminator = -1;
             boolean eof = false;
             while (lastTerminator < 0) {
-                if (end == buffer.length) {
-                    byte[] bigger = new byte[buffer.length * 2];
-                    System.arraycopy(buffer, 0, bigger, 0, end);
-                    buffer = bigger;
+                if (end == capacity) {
+                    // ripgrep's line buffer grows by twice its length (to three times)
+                    capacity *= 3;
+                    if (buffer.length < capacity) {
+                        buffer = java.util.Arrays.copyOf(buffer, capacity);
+                    }
                 }
-                int n = logicalRead(buffer, end, buffer.length - end);
+                int n = logicalRead(buffer, end, capacity - end);
                 if (n == 0) {
                     eof = true;
                     break;
@@ -613,17 +617,25 @@ final class FileScanner {
         }
     }
 
+    /**
+     * One {@code read(2)} of a regular file as ripgrep makes it: all of {@code len} unless the file ends first (so
+     * what each read brings, and so where binary detection stops, is ripgrep's), through the staging buffer.
+     */
     private int rawRead(byte[] dst, int off, int len) throws ErrnoException {
-        if (stagingPos == stagingEnd) {
-            stagingPos = 0;
-            stagingEnd = (int) Syscalls.read(fd, staging, STAGING);
-            if (stagingEnd == 0) {
-                return 0;
+        int done = 0;
+        while (done < len) {
+            if (stagingPos == stagingEnd) {
+                stagingPos = 0;
+                stagingEnd = (int) Syscalls.read(fd, staging, STAGING);
+                if (stagingEnd == 0) {
+                    break;
+                }
             }
+            int n = Math.min(len - done, stagingEnd - stagingPos);
+            MemorySegment.copy(staging, JAVA_BYTE, stagingPos, dst, off + done, n);
+            stagingPos += n;
+            done += n;
         }
-        int n = Math.min(len, stagingEnd - stagingPos);
-        MemorySegment.copy(staging, JAVA_BYTE, stagingPos, dst, off, n);
-        stagingPos += n;
-        return n;
+        return done;
     }
 }

@@ -29,6 +29,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -148,6 +149,7 @@ class RipgrepParityIT {
         // Dotted capital I and dotless small i have no simple case folding: ripgrep matches them only as themselves.
         write("misc/turkish.txt", "\u0130d dotted\n\u0131d dotless\nid plain\nID upper\n\u1E9E \u00DF sharp\n");
         utf16Fixture();
+        longLineFixture();
         Files.createSymbolicLink(root.resolve("misc/link.txt"), root.resolve("misc/crlf.txt"));
         Files.createSymbolicLink(root.resolve("misc/linkdir"), root.resolve("repo"));
         fs = new LinuxWorkdirFileSystem();
@@ -263,6 +265,42 @@ class RipgrepParityIT {
                 Arguments.of("", "plain", null, true),
                 Arguments.of("needle", "utf16", null, true),
                 Arguments.of("", "utf16", null, true));
+    }
+
+    private static final int[][] LONG_LINES = {
+        {100_000, 40_000}, {150_000, 10_000}, {70_000, 120_000}, {200_000, 30_000}, {66_000, 66_000}, {65_000, 70_000}
+    };
+
+    /**
+     * Lines longer than ripgrep's 64 KiB buffer with a NUL some way after them: what is reported depends on how the
+     * buffer grows and how much each read brings. One file per directory: ripgrep's threads keep a buffer an earlier
+     * file grew, so only a file searched alone has one answer.
+     */
+    private void longLineFixture() throws IOException {
+        byte[] needle = "needle here\n".getBytes(StandardCharsets.UTF_8);
+        for (int[] shape : LONG_LINES) {
+            writeBytes(
+                    "long/" + shape[0] + "-" + shape[1] + "/f.txt",
+                    concat(
+                            needle,
+                            ("needle " + "a".repeat(shape[0]) + "\n").getBytes(StandardCharsets.UTF_8),
+                            needle,
+                            "b".repeat(shape[1]).getBytes(StandardCharsets.UTF_8),
+                            "\nneedle late\n".getBytes(StandardCharsets.UTF_8),
+                            new byte[] {0},
+                            needle));
+        }
+    }
+
+    @Test
+    void long_lines_then_a_nul_report_what_ripgrep_reports() throws Exception {
+        for (int[] shape : LONG_LINES) {
+            String dir = "long/" + shape[0] + "-" + shape[1];
+            TextMatches ours = searchLarge.searchText(new SearchTextQuery("wd", "needle", dir, null, true, 100_000));
+            List<String> theirs = new Ripgrep(root, home, LARGE_FILE_BYTES, Duration.ofSeconds(60))
+                    .matches("needle", dir, null, true);
+            assertEquals(theirs, Ripgrep.lines(ours), dir);
+        }
     }
 
     static Stream<Arguments> utf16Cases() {
