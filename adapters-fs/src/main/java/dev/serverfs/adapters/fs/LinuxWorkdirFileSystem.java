@@ -38,6 +38,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.IntFunction;
 
 /**
  * {@link WorkdirFileSystem} on Linux through FFM. Every operation opens the workdir's root by its configured path
@@ -330,19 +331,14 @@ public final class LinuxWorkdirFileSystem
     public FileStat createFile(Workdir workdir, WorkdirPath path, byte[] content) {
         String label = label(workdir, path);
         WorkdirPath target = nonRoot(path, label);
-        try (Root root = root(workdir, label)) {
-            return publication.createFile(root.fd(), target, content, label);
-        }
+        return underRoot(workdir, label, root -> publication.createFile(root, target, content, label));
     }
 
     @Override
     public ReplaceableFile openForReplace(Workdir workdir, WorkdirPath path) {
         String label = label(workdir, path);
         WorkdirPath target = nonRoot(path, label);
-        int parent;
-        try (Root root = root(workdir, label)) {
-            parent = publication.openParent(root.fd(), target, label, false);
-        }
+        int parent = underRoot(workdir, label, root -> publication.openParent(root, target, label, false));
         try {
             int fd;
             try {
@@ -372,27 +368,21 @@ public final class LinuxWorkdirFileSystem
     public FileStat deleteFile(Workdir workdir, WorkdirPath path, Revision expectedRevision) {
         String label = label(workdir, path);
         WorkdirPath target = nonRoot(path, label);
-        try (Root root = root(workdir, label)) {
-            return publication.deleteFile(root.fd(), target, expectedRevision, label);
-        }
+        return underRoot(workdir, label, root -> publication.deleteFile(root, target, expectedRevision, label));
     }
 
     @Override
     public FileStat createDirectory(Workdir workdir, WorkdirPath path) {
         String label = label(workdir, path);
         WorkdirPath target = nonRoot(path, label);
-        try (Root root = root(workdir, label)) {
-            return publication.createDirectory(root.fd(), target, label);
-        }
+        return underRoot(workdir, label, root -> publication.createDirectory(root, target, label));
     }
 
     @Override
     public FileStat deleteDirectory(Workdir workdir, WorkdirPath path, Revision expectedRevision) {
         String label = label(workdir, path);
         WorkdirPath target = nonRoot(path, label);
-        try (Root root = root(workdir, label)) {
-            return publication.deleteDirectory(root.fd(), target, expectedRevision, label);
-        }
+        return underRoot(workdir, label, root -> publication.deleteDirectory(root, target, expectedRevision, label));
     }
 
     private static WorkdirPath nonRoot(WorkdirPath path, String label) {
@@ -447,6 +437,13 @@ public final class LinuxWorkdirFileSystem
     private int openBeneath(Workdir workdir, WorkdirPath path, int flags, String label) {
         try (Root root = root(workdir, label)) {
             return confinement.open(root.fd(), path, flags, label);
+        }
+    }
+
+    /** {@code operation} (a mutation) on the workdir's root descriptor, open for just that long. */
+    private static <T> T underRoot(Workdir workdir, String label, IntFunction<T> operation) {
+        try (Root root = root(workdir, label)) {
+            return operation.apply(root.fd());
         }
     }
 
