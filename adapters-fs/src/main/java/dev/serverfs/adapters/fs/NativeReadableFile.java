@@ -18,7 +18,7 @@ import java.lang.foreign.MemorySegment;
 final class NativeReadableFile implements ReadableFile {
 
     private static final int STAGING = 64 * 1024;
-    static final long YIELD_EVERY = 4L << 20;
+    private static final long YIELD_EVERY = 4L << 20;
 
     private final int fd;
     private final String label;

@@ -151,10 +151,6 @@ final class StatelessGate {
         return value != null && value.isTextual() ? value.textValue() : null;
     }
 
-    /**
-     * Values are compared case-sensitively after trimming optional whitespace (RFC 9110 §5.5) and decoding a Base64
-     * sentinel; absent both ways is a match.
-     */
     /** Why a standard header was refused: absent where the body has the value, or different from it. */
     private static String mismatch(HeaderValues header, String name) {
         return header == null || header.isEmpty()
@@ -162,6 +158,10 @@ final class StatelessGate {
                 : "Bad Request: " + name + " header does not match the body";
     }
 
+    /**
+     * Values are compared case-sensitively after trimming optional whitespace (RFC 9110 §5.5) and decoding a Base64
+     * sentinel; absent both ways is a match.
+     */
     private static boolean matches(HeaderValues header, String body) {
         if (header == null || header.isEmpty()) {
             return body == null;
