@@ -25,6 +25,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The mutation primitives of contract reference §2.8-§2.13 on descriptors: everything acts on the final name
  * through its parent directory's descriptor. New content is written to {@code .serverfs-tmp-<16 hex>} in the same
- * directory ({@code O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW}, mode {@code 0666 & umask}) and fsynced; {@code linkat}
+ * directory ({@code O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW}, mode {@code 0666 & umask} for a create; {@code 0600} for a
+ * replacement, whose content may be that of a private file until the original's mode is copied) and fsynced; {@code linkat}
  * publishes a create (never overwrites), {@code renameat2(RENAME_EXCHANGE)} a replacement (a plain {@code
  * renameat} where the file system cannot exchange). The temp name is removed on every path that did not commit, and
  * holds the replaced file after an exchange until it is removed; after a crash it may remain, hidden from every
@@ -45,11 +47,20 @@ final class Publication {
     static final String TEMP_PREFIX = ".serverfs-tmp-";
     private static final int TEMP_ATTEMPTS = 8;
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** A new file's mode before the umask, as {@code open(2)} creates it. */
+    private static final int CREATE_MODE = 0666;
+    /**
+     * A replacement's temp file holds the edited content of a file whose mode may be private (0600) until {@link
+     * Metadata#copy} gives it the original's mode: owner-only until then, so no other local user can open it.
+     */
+    private static final int REPLACE_MODE = 0600;
 
     private final Confinement confinement;
     private final Supplier<String> tempNames;
     /** Runs between a replacement's revision check and its publication: a test's seam for a racing writer. */
     private final Runnable beforeReplace;
+    /** Gets a replacement's temp name once its content is written, before any metadata is copied: a test's seam. */
+    private final Consumer<String> afterTempWritten;
 
     Publication(Confinement confinement) {
         this(confinement, Publication::randomTempName);
@@ -60,9 +71,18 @@ final class Publication {
     }
 
     Publication(Confinement confinement, Supplier<String> tempNames, Runnable beforeReplace) {
+        this(confinement, tempNames, beforeReplace, name -> {});
+    }
+
+    Publication(
+            Confinement confinement,
+            Supplier<String> tempNames,
+            Runnable beforeReplace,
+            Consumer<String> afterTempWritten) {
         this.confinement = confinement;
         this.tempNames = tempNames;
         this.beforeReplace = beforeReplace;
+        this.afterTempWritten = afterTempWritten;
     }
 
     static String randomTempName() {
@@ -87,7 +107,7 @@ final class Publication {
         int parent = openParent(root, path, label, true);
         try {
             requireAbsent(parent, path.name(), label);
-            Temp temp = Temp.create(parent, tempNames, label);
+            Temp temp = Temp.create(parent, tempNames, CREATE_MODE, label);
             try {
                 temp.write(content);
                 temp.fsync();
@@ -122,9 +142,10 @@ final class Publication {
      */
     FileStat replace(int parent, String name, int original, byte[] content, Revision expectedRevision, String label) {
         FileStat source = fstat(original, label);
-        Temp temp = Temp.create(parent, tempNames, label);
+        Temp temp = Temp.create(parent, tempNames, REPLACE_MODE, label);
         try {
             temp.write(content);
+            afterTempWritten.accept(temp.name);
             Metadata.copy(original, source, temp.fd, label);
             temp.fsync();
             FileStat current;
@@ -379,11 +400,11 @@ final class Publication {
             this.label = label;
         }
 
-        static Temp create(int parent, Supplier<String> names, String label) {
+        static Temp create(int parent, Supplier<String> names, int mode, String label) {
             for (int attempt = 0; ; attempt++) {
                 String name = names.get();
                 try {
-                    int fd = Syscalls.openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+                    int fd = Syscalls.openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
                     return new Temp(parent, name, fd, label);
                 } catch (ErrnoException e) {
                     if (e.errno() != Errno.EEXIST || attempt + 1 >= TEMP_ATTEMPTS) {
