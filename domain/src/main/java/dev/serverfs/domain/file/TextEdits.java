@@ -45,11 +45,15 @@ public final class TextEdits {
         }
         long total = 0;
         for (TextEdit edit : edits) {
-            total += encode(edit.oldText(), label).length;
-            total += encode(edit.newText(), label).length;
+            total += utf8Length(edit.oldText());
+            total += utf8Length(edit.newText());
         }
         if (total > maxWriteBytes) {
             throw failure(ErrorCode.WRITE_TOO_LARGE, label, "edit payload is larger than " + maxWriteBytes + " bytes");
+        }
+        for (TextEdit edit : edits) {
+            encode(edit.oldText(), label);
+            encode(edit.newText(), label);
         }
         for (TextEdit edit : edits) {
             if (edit.expectedCount() < 1) {
@@ -133,6 +137,30 @@ public final class TextEdits {
         } catch (CharacterCodingException e) {
             throw failure(ErrorCode.UNSUPPORTED_TEXT_ENCODING, label, "file is not valid UTF-8");
         }
+    }
+
+    /**
+     * The UTF-8 length of {@code text} without encoding it, so that the size is checked before the content (reference
+     * §2.10 order); an unpaired surrogate counts as the three bytes of its code point (refused right after).
+     */
+    private static long utf8Length(String text) {
+        long n = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                n += 1;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
+            }
+        }
+        return n;
     }
 
     private static byte[] encode(String text, String label) {

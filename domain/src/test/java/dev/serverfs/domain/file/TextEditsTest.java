@@ -104,6 +104,22 @@ class TextEditsTest {
         assertEquals(
                 ErrorCode.BINARY_CONTENT_NOT_ALLOWED,
                 code(() -> TextEdits.validate(List.of(new TextEdit("a", "b\0", 1)), 50, 100, LABEL)));
+        // size before content, even when a later or earlier text has a NUL or an unpaired surrogate
+        assertEquals(
+                ErrorCode.WRITE_TOO_LARGE,
+                code(() -> TextEdits.validate(
+                        List.of(new TextEdit("a\0", "b", 1), new TextEdit("aaa", "bbb", 1)), 50, 5, LABEL)));
+        assertEquals(
+                ErrorCode.WRITE_TOO_LARGE,
+                code(() -> TextEdits.validate(List.of(new TextEdit("\uD800", "bbbbb", 1)), 50, 5, LABEL)));
+        assertEquals(
+                ErrorCode.BINARY_CONTENT_NOT_ALLOWED,
+                code(() -> TextEdits.validate(List.of(new TextEdit("\uD800", "b", 1)), 50, 5, LABEL)));
+        // the size counts UTF-8 bytes: é is 2, 😀 (a surrogate pair) 4
+        TextEdits.validate(List.of(new TextEdit("é😀", "", 1)), 50, 6, LABEL);
+        assertEquals(
+                ErrorCode.WRITE_TOO_LARGE,
+                code(() -> TextEdits.validate(List.of(new TextEdit("é😀", "", 1)), 50, 5, LABEL)));
         assertEquals(ErrorCode.EDIT_CONFLICT, code(() -> TextEdits.validate(List.of(), 50, 100, LABEL)));
     }
 
