@@ -432,6 +432,7 @@ final class McpHttpHandler implements HttpHandler {
     }
 
     private void delete(HttpServerExchange exchange) {
+        lingerUnreadBody(exchange);
         Optional<McpSession> session = session(exchange, null);
         if (session.isEmpty()) {
             return;
@@ -539,7 +540,30 @@ final class McpHttpHandler implements HttpHandler {
         exchange.getResponseSender().send(wire.buffers(), then);
     }
 
+    /**
+     * A request answered from its headers alone (refused before its body, a DELETE, {@code /healthz}) has its body
+     * drained by Undertow after the answer so that the connection can serve a next request; a client trickling that
+     * body would hold the connection with no deadline at all, since the body deadlines watch only the bodies we read
+     * ({@link BodyReceiver}). As for a refused body, the drain gets {@link BodyReceiver#LINGER}, then the connection
+     * is closed. A body already here drains at once, and its connection stays open.
+     */
+    private static void lingerUnreadBody(HttpServerExchange exchange) {
+        if (exchange.isRequestComplete()) {
+            return;
+        }
+        XnioExecutor.Key deadline = exchange.getIoThread()
+                .executeAfter(
+                        () -> IoUtils.safeClose(exchange.getConnection()),
+                        BodyReceiver.LINGER.toMillis(),
+                        TimeUnit.MILLISECONDS);
+        exchange.addExchangeCompleteListener((ex, next) -> {
+            deadline.remove();
+            next.proceed();
+        });
+    }
+
     private static void plain(HttpServerExchange exchange, int status, String text) {
+        lingerUnreadBody(exchange);
         exchange.setStatusCode(status);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
         exchange.getResponseSender().send(text);

@@ -301,6 +301,51 @@ class McpTransportHardeningIT {
     }
 
     @Test
+    void a_body_answered_before_it_is_read_cannot_hold_its_connection_past_the_linger() throws IOException {
+        McpTestClient client = start(settings());
+        String id = client.initialize();
+        int port = client.uri("/").getPort();
+        Map<String, String> early = Map.of(
+                "POST /mcp HTTP/1.1\r\nHost: evil.example:" + port, "421",
+                "PUT /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port, "405",
+                "DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nMcp-Session-Id: unknown", "404",
+                "POST /elsewhere HTTP/1.1\r\nHost: 127.0.0.1:" + port, "404",
+                "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:" + port, "200");
+        for (Map.Entry<String, String> request : early.entrySet()) {
+            // Answered from the headers; then one body byte of 10,000 and nothing more, as a slowloris trickles it.
+            try (Socket socket = new Socket("127.0.0.1", port)) {
+                socket.setSoTimeout((int) DEADLINE.toMillis());
+                OutputStream out = socket.getOutputStream();
+                out.write((request.getKey() + "\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\nx")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+                InputStream in = socket.getInputStream();
+                String response = readResponse(in);
+                assertEquals(Integer.parseInt(request.getValue()), status(response), response);
+
+                long started = System.nanoTime();
+                assertEquals(-1, in.read(), request.getKey() + ": the server closed the connection");
+                Duration took = Duration.ofNanos(System.nanoTime() - started);
+                assertTrue(took.compareTo(BodyReceiver.LINGER.plusSeconds(5)) < 0, request.getKey() + " took " + took);
+            }
+        }
+        // A whole body answered early still leaves its connection open for the next request.
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout((int) DEADLINE.toMillis());
+            OutputStream out = socket.getOutputStream();
+            String body = ping(1);
+            out.write(("PUT /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Length: " + body.length()
+                            + "\r\n\r\n" + body)
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.write(head(port, id, body.length(), false));
+            out.write(body.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertEquals(405, status(readResponse(socket.getInputStream())));
+            assertEquals(200, status(readResponse(socket.getInputStream())));
+        }
+    }
+
+    @Test
     void connections_past_the_cap_are_refused_503_at_once_and_a_freed_slot_serves_again() throws IOException {
         McpTestClient client =
                 start(settings().withTransport(TransportLimits.defaults().withMaxConnections(8)));
