@@ -8,12 +8,14 @@ import dev.serverfs.application.port.out.ReadableFile;
 import dev.serverfs.domain.file.FileStat;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.CancellationException;
 
 /**
  * A regular file open for reading; native staging buffer owned by a confined arena closed with the file. A long read
  * lets other calls run every {@link #YIELD_EVERY} bytes: a virtual thread is never preempted, and a read that skips
  * gigabytes of lines before its {@code start_line} would otherwise hold its carrier to the end, and with one such
- * read per core, every other tool call would wait behind them.
+ * read per core, every other tool call would wait behind them. There, too, a read whose request was cancelled (its
+ * thread interrupted, the MCP adapter's in-flight calls) stops.
  */
 final class NativeReadableFile implements ReadableFile {
 
@@ -49,6 +51,9 @@ final class NativeReadableFile implements ReadableFile {
             sinceYield += n;
             if (sinceYield >= YIELD_EVERY) {
                 sinceYield = 0;
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new CancellationException("read cancelled");
+                }
                 Thread.yield();
             }
             return n;

@@ -3,6 +3,7 @@ package dev.serverfs.adapters.fs;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
@@ -107,7 +108,7 @@ final class SearchSlots implements AutoCloseable {
             job.withdraw();
             pool.remove(job);
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("search interrupted", e);
+            throw cancelled(e);
         } catch (ExecutionException e) {
             throw unwrap(e);
         }
@@ -128,10 +129,17 @@ final class SearchSlots implements AutoCloseable {
             job.withdraw();
             pool.remove(job);
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+            throw cancelled(e);
         } catch (ExecutionException e) {
             throw unwrap(e);
         }
+    }
+
+    /** The caller was interrupted while it waited: its request was cancelled (the MCP adapter's in-flight calls). */
+    private static CancellationException cancelled(InterruptedException e) {
+        CancellationException cancelled = new CancellationException("cancelled while waiting for a search slot");
+        cancelled.initCause(e);
+        return cancelled;
     }
 
     private static RuntimeException unwrap(ExecutionException e) {

@@ -276,10 +276,16 @@ final class McpDispatcher {
         return registry.paramHeaders(tool);
     }
 
-    /** Notifications and client responses need no answer; {@code notifications/initialized} completes the handshake. */
-    void notification(McpSession session, String method) {
+    /**
+     * Notifications and client responses need no answer; {@code notifications/initialized} completes the handshake,
+     * {@code notifications/cancelled} stops the session's request it names if that one can be stopped ({@link
+     * #cancellable}).
+     */
+    void notification(McpSession session, String method, JsonNode params) {
         if ("notifications/initialized".equals(method)) {
             session.markInitialized();
+        } else if ("notifications/cancelled".equals(method) && params != null) {
+            session.calls().cancel(params.get("requestId"));
         }
     }
 
@@ -343,6 +349,22 @@ final class McpDispatcher {
         ObjectNode result = Json.object();
         result.set("tools", registry.descriptors());
         return JsonRpc.result(id, result);
+    }
+
+    /**
+     * Whether a cancellation may interrupt this request: a {@code tools/call} of a read-only file tool, whose work
+     * stops cleanly at an interrupt (a search waiting on its slot, a long read) and changes nothing. Mutations,
+     * binary transfers and the Agent tools (the Bridge's socket, the task store) always run to their end.
+     */
+    boolean cancellable(String method, JsonNode params) {
+        if (!"tools/call".equals(method) || params == null || !(params.get("name") instanceof JsonNode name)) {
+            return false;
+        }
+        return name.isTextual()
+                && registry.find(name.textValue())
+                        .map(tool -> tool.spec().surface() == ToolSurface.FILESYSTEM
+                                && tool.spec().annotations().readOnlyHint())
+                        .orElse(false);
     }
 
     private ObjectNode callTool(JsonNode id, JsonNode params) {

@@ -283,18 +283,25 @@ final class McpHttpHandler implements HttpHandler {
         }
         switch (envelope.kind()) {
             case NOTIFICATION -> {
-                dispatcher.notification(session.get(), envelope.method());
+                dispatcher.notification(session.get(), envelope.method(), envelope.params());
                 accepted(exchange);
             }
             case RESPONSE -> accepted(exchange);
             case REQUEST -> {
                 session.get().markUsed();
-                respond(
-                        exchange,
-                        envelope.id(),
-                        dispatcher.request(session.get(), envelope.id(), envelope.method(), envelope.params()));
+                respond(exchange, envelope.id(), request(session.get(), envelope));
             }
             case INVALID -> throw new IllegalStateException("handled above");
+        }
+    }
+
+    /** A session request's answer; one that a {@code notifications/cancelled} may stop is registered while it runs. */
+    private ObjectNode request(McpSession session, Envelope envelope) {
+        if (!dispatcher.cancellable(envelope.method(), envelope.params())) {
+            return dispatcher.request(session, envelope.id(), envelope.method(), envelope.params());
+        }
+        try (InFlightCalls.Call _ = session.calls().begin(envelope.id())) {
+            return dispatcher.request(session, envelope.id(), envelope.method(), envelope.params());
         }
     }
 

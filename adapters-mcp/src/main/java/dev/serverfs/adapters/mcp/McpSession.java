@@ -14,6 +14,7 @@ final class McpSession {
     private volatile Instant lastSeen;
     private volatile boolean initialized;
     private volatile boolean used;
+    private final InFlightCalls calls = new InFlightCalls();
 
     McpSession(String id, String protocolVersion, Instant created) {
         this.id = Objects.requireNonNull(id, "id");
@@ -47,6 +48,11 @@ final class McpSession {
     /** True once any request after {@code initialize} named this session. */
     boolean used() {
         return used;
+    }
+
+    /** The session's requests that a {@code notifications/cancelled} may stop. */
+    InFlightCalls calls() {
+        return calls;
     }
 
     boolean initialized() {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -41,6 +42,15 @@ final class ToolInvoker {
 
     /** The audit code of a call that failed outside the tool with a server fault (no {@code ErrorCode} exists). */
     static final String INTERNAL_ERROR = "INTERNAL_ERROR";
+
+    /** The audit code of a call a {@code notifications/cancelled} stopped. */
+    static final String CANCELLED = "CANCELLED";
+
+    /**
+     * The JSON-RPC error of a cancelled call: what the reference's Python SDK answers ({@code ErrorData(code=0,
+     * message="Request cancelled")}); a client that cancelled ignores it (basic/utilities/cancellation).
+     */
+    static final int REQUEST_CANCELLED = 0;
 
     /** The {@code schema_version} of every Agent tool's audit event (reference §3). */
     static final int AGENT_AUDIT_SCHEMA_VERSION = 1;
@@ -131,6 +141,11 @@ final class ToolInvoker {
         } catch (ServerFsException e) {
             audit(tool, started, workdir, path, arguments, e.code().wire());
             return new Outcome.Result(toolError(e));
+        } catch (CancellationException e) {
+            // A notifications/cancelled stopped it (InFlightCalls): answered as the reference's SDK answers one.
+            Thread.interrupted();
+            audit(tool, started, workdir, path, arguments, CANCELLED);
+            return new Outcome.Failure(REQUEST_CANCELLED, "Request cancelled");
         } catch (RuntimeException e) {
             audit(tool, started, workdir, path, arguments, INTERNAL_ERROR);
             log.atError()

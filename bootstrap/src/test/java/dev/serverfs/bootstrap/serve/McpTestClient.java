@@ -123,6 +123,12 @@ final class McpTestClient {
         return url.toString();
     }
 
+    /** Posts {@code message} as it is, in this client's session; the JSON answer, or null for an empty one (202). */
+    JsonNode send(ObjectNode message) throws IOException, InterruptedException {
+        String body = post(message, session).body();
+        return body.isEmpty() ? null : JSON.readTree(body);
+    }
+
     String session() {
         return session;
     }
