@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.serverfs.adapters.fs.linux.OpenFlags;
 import dev.serverfs.adapters.fs.linux.Syscalls;
@@ -475,6 +476,35 @@ abstract class ReadToolsContract {
         assertEquals(ErrorCode.PATH_NOT_FOUND, code(() -> st("missing")));
         assertEquals(ErrorCode.PATH_NOT_FOUND, code(() -> st("missing/x")));
         assertEquals(ErrorCode.NOT_A_DIRECTORY, code(() -> st("notes.md/x")));
+    }
+
+    @Test
+    void stat_file_answers_the_normalised_path_as_the_reference_does() throws IOException {
+        write("a/b.txt", "x\n");
+        // The reference answers ResolvedPath.rel_path: the components joined by "/", "" for the root.
+        assertEquals("a/b.txt", st("./a//x/../b.txt").path());
+        assertEquals("a/b.txt", st("a/b.txt/").path());
+        assertEquals("", st(".").path());
+        assertEquals("", st("a/..").path());
+    }
+
+    @Test
+    void modified_at_past_2262_is_not_wrapped() throws IOException, InterruptedException {
+        // Nanoseconds since the epoch overflow a long on 2262-04-11: a later mtime (any user can set one with
+        // touch; ext4 keeps them up to 2446) must still read as itself, not as a date in the 1600s.
+        // (The JDK's own FileTime round trip saturates at 2262 too, so touch sets it and stat checks it.)
+        Path late = write("late.txt", "x\n");
+        Process touch = new ProcessBuilder("touch", "-m", "-d", "2300-01-01T00:00:00Z", late.toString())
+                .inheritIO()
+                .start();
+        assertTrue(touch.waitFor(10, TimeUnit.SECONDS), "touch did not finish");
+        assertEquals(0, touch.exitValue(), "touch failed");
+        Process check = new ProcessBuilder("stat", "-c", "%Y", late.toString()).start();
+        assertTrue(check.waitFor(10, TimeUnit.SECONDS), "stat did not finish");
+        String seconds = new String(check.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+        assumeTrue(seconds.equals("10413792000"), "file system keeps mtimes past 2262");
+        assertEquals("2300-01-01T00:00:00Z", st("late.txt").modifiedAt());
+        assertEquals("2300-01-01T00:00:00Z", ls("").entries().getFirst().modifiedAt());
     }
 
     @Test

@@ -11,7 +11,11 @@ import dev.serverfs.domain.workdir.WorkdirPath;
 import dev.serverfs.domain.workdir.Workdirs;
 import java.util.Objects;
 
-/** {@code stat_file} as reference §2.6: {@code lstat} of the final component; size and MIME type for files only. */
+/**
+ * {@code stat_file} as reference §2.6: {@code lstat} of the final component; size and MIME type for files only. The
+ * answer's {@code path} is the normalised one ({@code "./a//b"} answers {@code "a/b"}, the root {@code ""}), as the
+ * reference's {@code ResolvedPath.rel_path}; the other read tools echo the path as given.
+ */
 public final class StatFileService implements StatFileUseCase {
 
     private final Workdirs workdirs;
@@ -31,7 +35,7 @@ public final class StatFileService implements StatFileUseCase {
         boolean file = stat.type() == FileType.FILE;
         return new FileStatus(
                 workdir.alias().value(),
-                raw,
+                path.display(),
                 stat.type().wire(),
                 file ? stat.size() : null,
                 stat.modifiedAt(),

@@ -1,15 +1,82 @@
 package dev.serverfs.domain.file;
 
+import java.math.BigInteger;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
 /**
  * The stat tuple of one inode as the kernel reported it ({@code lstat}/{@code fstat}): device, inode, full
- * mode (type and permission bits), owner, size, nanosecond modification and change times, and link count.
- * Unsigned kernel values are carried in {@code long}s bit for bit.
+ * mode (type and permission bits), owner, size, modification and change times as seconds and nanoseconds (the
+ * kernel's {@code tv_sec}/{@code tv_nsec}: nanoseconds since the epoch in one {@code long} would wrap for a time
+ * past 2262-04-11, which any owner can set), and link count. Unsigned kernel values are carried in {@code long}s
+ * bit for bit.
  */
 public record FileStat(
-        long dev, long ino, int mode, int uid, int gid, long size, long mtimeNanos, long ctimeNanos, long nlink) {
+        long dev,
+        long ino,
+        int mode,
+        int uid,
+        int gid,
+        long size,
+        long mtimeSec,
+        int mtimeNsec,
+        long ctimeSec,
+        int ctimeNsec,
+        long nlink) {
+
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    /** {@code modified_at} has four year digits: times outside these years read as the nearest bound. */
+    private static final long FIRST_SECOND = LocalDateTime.of(1, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
+
+    private static final long LAST_SECOND =
+            LocalDateTime.of(9999, 12, 31, 23, 59, 59).toEpochSecond(ZoneOffset.UTC);
+
+    public FileStat {
+        if (mtimeNsec < 0 || mtimeNsec >= NANOS_PER_SECOND || ctimeNsec < 0 || ctimeNsec >= NANOS_PER_SECOND) {
+            throw new IllegalArgumentException("nanoseconds of a second out of range");
+        }
+    }
+
+    /** The times as nanoseconds since the epoch (a {@code long} spans the years 1677 to 2262). */
+    public FileStat(
+            long dev, long ino, int mode, int uid, int gid, long size, long mtimeNanos, long ctimeNanos, long nlink) {
+        this(
+                dev,
+                ino,
+                mode,
+                uid,
+                gid,
+                size,
+                Math.floorDiv(mtimeNanos, NANOS_PER_SECOND),
+                (int) Math.floorMod(mtimeNanos, NANOS_PER_SECOND),
+                Math.floorDiv(ctimeNanos, NANOS_PER_SECOND),
+                (int) Math.floorMod(ctimeNanos, NANOS_PER_SECOND),
+                nlink);
+    }
+
+    /** {@code st_mtime_ns} in decimal, exact over the whole range (Python's is an unbounded integer). */
+    public String mtimeNanosDecimal() {
+        return nanosDecimal(mtimeSec, mtimeNsec);
+    }
+
+    /** {@code st_ctime_ns} in decimal, as {@link #mtimeNanosDecimal}. */
+    public String ctimeNanosDecimal() {
+        return nanosDecimal(ctimeSec, ctimeNsec);
+    }
+
+    private static String nanosDecimal(long seconds, int nanos) {
+        long high = Math.multiplyHigh(seconds, NANOS_PER_SECOND);
+        long low = seconds * NANOS_PER_SECOND;
+        long sum = low + nanos;
+        // No overflow when the 128-bit product fits in a long (high is its sign) and adding nanos does not carry.
+        if (high == (low >> 63) && !(low > 0 && sum < 0)) {
+            return Long.toString(sum);
+        }
+        return BigInteger.valueOf(seconds)
+                .multiply(BigInteger.valueOf(NANOS_PER_SECOND))
+                .add(BigInteger.valueOf(nanos))
+                .toString();
+    }
 
     public static final int S_IFMT = 0170000;
     public static final int S_IFREG = 0100000;
@@ -48,9 +115,10 @@ public record FileStat(
 
     /** {@code modified_at}: RFC 3339 UTC, whole seconds, {@code YYYY-MM-DDTHH:MM:SSZ} (reference §2.0). */
     public String modifiedAt() {
-        // Written by hand (a listing formats one per entry): nanoseconds in a long span the years 1677 to 2262,
-        // so the year always has four digits and no sign.
-        LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(mtimeNanos, 1_000_000_000L), 0, ZoneOffset.UTC);
+        // Written by hand (a listing formats one per entry). Clamped to the years 1 to 9999, so the year always
+        // has four digits and no sign (the reference's datetime cannot format a time outside them at all).
+        LocalDateTime t =
+                LocalDateTime.ofEpochSecond(Math.clamp(mtimeSec, FIRST_SECOND, LAST_SECOND), 0, ZoneOffset.UTC);
         char[] out = new char[20];
         digits(out, 0, t.getYear(), 4);
         out[4] = '-';

@@ -32,9 +32,9 @@ public record Revision(String token) {
                 + ':'
                 + s.size()
                 + ':'
-                + s.mtimeNanos()
+                + s.mtimeNanosDecimal()
                 + ':'
-                + s.ctimeNanos()
+                + s.ctimeNanosDecimal()
                 + ':'
                 + Long.toUnsignedString(s.nlink());
         return new Revision("v1:" + HexFormat.of().formatHex(sha256(tuple), 0, 8));

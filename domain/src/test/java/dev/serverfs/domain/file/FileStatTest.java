@@ -63,6 +63,31 @@ class FileStatTest {
     }
 
     @Test
+    void times_past_2262_keep_their_value() {
+        // 2300-01-01T00:00:00.000000005Z: its nanoseconds since the epoch no longer fit in a long.
+        FileStat late = new FileStat(2049, 131, 0100644, 1000, 1000, 12, 10_413_792_000L, 5, -1L, 999_999_999, 1);
+        assertEquals("10413792000000000005", late.mtimeNanosDecimal());
+        assertEquals("-1", late.ctimeNanosDecimal());
+        // sha256("2049:131:33188:1000:1000:12:10413792000000000005:-1:1")[:16]
+        assertEquals("v1:fd87ea9ebe07c7a1", late.revision().token());
+        assertEquals("2300-01-01T00:00:00Z", late.modifiedAt());
+    }
+
+    @Test
+    void modified_at_outside_four_digit_years_reads_as_the_nearest_bound() {
+        assertEquals("9999-12-31T23:59:59Z", at(Long.MAX_VALUE).modifiedAt());
+        assertEquals("0001-01-01T00:00:00Z", at(Long.MIN_VALUE).modifiedAt());
+        assertEquals(
+                Long.toString(Long.MAX_VALUE) + "000000000", at(Long.MAX_VALUE).mtimeNanosDecimal());
+        assertEquals(
+                Long.toString(Long.MIN_VALUE) + "000000000", at(Long.MIN_VALUE).mtimeNanosDecimal());
+    }
+
+    private static FileStat at(long seconds) {
+        return new FileStat(1, 1, 0100644, 0, 0, 0, seconds, 0, 0, 0, 1);
+    }
+
+    @Test
     void type_comes_from_the_mode_bits() {
         assertEquals(FileType.FILE, REGULAR.type());
         assertEquals(FileType.DIRECTORY, withMode(0040755).type());

@@ -458,8 +458,10 @@ public final class Syscalls {
         int mode = Short.toUnsignedInt(b.get(JAVA_SHORT, 28));
         long ino = b.get(JAVA_LONG, 32);
         long size = b.get(JAVA_LONG, 40);
-        long ctime = b.get(JAVA_LONG, 96) * 1_000_000_000L + Integer.toUnsignedLong(b.get(JAVA_INT, 104));
-        long mtime = b.get(JAVA_LONG, 112) * 1_000_000_000L + Integer.toUnsignedLong(b.get(JAVA_INT, 120));
+        long ctimeSec = b.get(JAVA_LONG, 96);
+        int ctimeNsec = b.get(JAVA_INT, 104);
+        long mtimeSec = b.get(JAVA_LONG, 112);
+        int mtimeNsec = b.get(JAVA_INT, 120);
         long major = Integer.toUnsignedLong(b.get(JAVA_INT, 136));
         long minor = Integer.toUnsignedLong(b.get(JAVA_INT, 140));
         // glibc's makedev(), so the revision tuple equals the reference's os.stat().st_dev.
@@ -467,7 +469,7 @@ public final class Syscalls {
                 | ((major & 0xfffL) << 8)
                 | ((minor & 0xffffff00L) << 12)
                 | (minor & 0xffL);
-        return new FileStat(dev, ino, mode, uid, gid, size, mtime, ctime, nlink);
+        return new FileStat(dev, ino, mode, uid, gid, size, mtimeSec, mtimeNsec, ctimeSec, ctimeNsec, nlink);
     }
 
     private static RuntimeException rethrow(Throwable t) {
