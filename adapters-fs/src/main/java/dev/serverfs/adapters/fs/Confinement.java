@@ -51,10 +51,12 @@ final class Confinement {
             try {
                 return Syscalls.openat2(root, path.display(), all, 0, OpenFlags.RESOLVE_CONFINED);
             } catch (ErrnoException e) {
-                if (e.errno() != Errno.ENOTDIR) {
+                if (e.errno() != Errno.ENOTDIR && e.errno() != Errno.ENAMETOOLONG) {
                     throw FsFailures.fromErrno(e.errno(), label);
                 }
-                // Which component is not a directory, and is it a symlink? The walk answers precisely.
+                // ENOTDIR: which component is not a directory, and is it a symlink? The walk answers precisely.
+                // ENAMETOOLONG: the whole path is over PATH_MAX, yet each component may be a valid name (a deep
+                // tree that find_files reports); the walk opens one component at a time, as the reference does.
             }
         }
         return walk(root, path, all, label);

@@ -1047,6 +1047,40 @@ abstract class ReadToolsContract {
     }
 
     @Test
+    void a_path_longer_than_path_max_that_find_files_reports_can_be_read() throws Exception {
+        // 24 directories of 200-character names: the path is over 4096 bytes, more than one openat2 (or any path
+        // syscall) accepts, yet every component is a valid name; the reference opens it component by component.
+        String name = "n".repeat(200);
+        int fd = Syscalls.openat(OpenFlags.AT_FDCWD, root.toString(), OpenFlags.O_RDONLY | OpenFlags.O_DIRECTORY, 0);
+        try {
+            for (int i = 0; i < 24; i++) {
+                String dir = i == 0 ? "long" : name;
+                Syscalls.mkdirat(fd, dir, 0755);
+                int child = Syscalls.openat(fd, dir, OpenFlags.O_RDONLY | OpenFlags.O_DIRECTORY, 0);
+                Syscalls.close(fd);
+                fd = child;
+            }
+            Files.writeString(Path.of("/proc/self/fd/" + fd).resolve("leaf.txt"), "deep leaf\n");
+        } finally {
+            Syscalls.close(fd);
+        }
+        try {
+            List<String> found = findAll("leaf.txt");
+            assertEquals(1, found.size());
+            String leaf = found.getFirst();
+            assertTrue(leaf.length() > 4096, "the path is longer than PATH_MAX");
+            assertEquals("file", st(leaf).type());
+            assertEquals("deep leaf\n", cat(leaf).content());
+            String parent = leaf.substring(0, leaf.lastIndexOf('/'));
+            assertEquals(
+                    List.of("leaf.txt"),
+                    ls(parent).entries().stream().map(Entry::name).toList());
+        } finally {
+            removeChain("long");
+        }
+    }
+
+    @Test
     void pathological_globs_and_ignore_rules_answer_at_once() throws Exception {
         mkdir(".git");
         write(".gitignore", "*a*a*a*a*a*b\n*?*?*?*?*?*?*?*?z\n");
