@@ -417,19 +417,34 @@ public final class LinuxWorkdirFileSystem
         }
     }
 
-    private static Root root(Workdir workdir, String label) {
-        return new Root(openRoot(workdir.root(), label));
+    private Root root(Workdir workdir, String label) {
+        return new Root(openRoot(confinement, workdir.root(), label));
     }
 
     /**
-     * Opens the root by name: the configured path is trusted configuration (reference §2.0), so symlinks in it are
-     * followed. The caller closes the descriptor.
+     * Opens the root by name (reference §2.0), from {@code /} with no symlink followed anywhere on the way. The
+     * configured path was resolved to its real path at start-up, so a symlink met now was put there since: say, a
+     * workdir nested in a read-write one, swapped by an Agent task of the outer one for a link to {@code /etc} (seen
+     * by a probing session). That is {@code SYMLINK_NOT_ALLOWED}, never served. The caller closes the descriptor.
      */
-    static int openRoot(Path root, String label) {
-        try {
-            return Syscalls.openat(OpenFlags.AT_FDCWD, root.toString(), O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-        } catch (ErrnoException e) {
-            throw FsFailures.fromErrno(e.errno(), label);
+    static int openRoot(Confinement confinement, Path root, String label) {
+        List<String> names = new ArrayList<>(root.getNameCount());
+        for (Path name : root) {
+            names.add(name.toString());
+        }
+        return confinement.open(Slash.FD, new WorkdirPath(names), O_PATH | O_DIRECTORY, label);
+    }
+
+    /** {@code /}, held open for the life of the process: what every workdir root is resolved beneath. */
+    private static final class Slash {
+        static final int FD = open();
+
+        private static int open() {
+            try {
+                return Syscalls.openat(OpenFlags.AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+            } catch (ErrnoException e) {
+                throw new IllegalStateException("cannot open /", e);
+            }
         }
     }
 
@@ -441,7 +456,7 @@ public final class LinuxWorkdirFileSystem
     }
 
     /** {@code operation} (a mutation) on the workdir's root descriptor, open for just that long. */
-    private static <T> T underRoot(Workdir workdir, String label, IntFunction<T> operation) {
+    private <T> T underRoot(Workdir workdir, String label, IntFunction<T> operation) {
         try (Root root = root(workdir, label)) {
             return operation.apply(root.fd());
         }

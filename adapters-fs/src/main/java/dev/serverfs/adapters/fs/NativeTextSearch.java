@@ -202,7 +202,7 @@ final class NativeTextSearch implements AutoCloseable {
             return run.timedOutOutcome();
         }
         run.startedAt = System.nanoTime();
-        int rootFd = LinuxWorkdirFileSystem.openRoot(workdirRoot, label);
+        int rootFd = LinuxWorkdirFileSystem.openRoot(confinement, workdirRoot, label);
         try {
             int searchFd = confinement.open(rootFd, run.root, DIRECTORY_FLAGS, label);
             try {

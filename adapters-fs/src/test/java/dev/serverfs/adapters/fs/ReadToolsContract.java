@@ -489,6 +489,37 @@ abstract class ReadToolsContract {
     }
 
     @Test
+    void a_workdir_root_swapped_for_a_symlink_since_start_up_is_refused_not_followed() throws IOException {
+        // A workdir nested in a read-write one can be swapped by whatever writes the outer one (an Agent task's
+        // `rm -r inner && ln -s / inner`); the configured path was the real path at start-up, so a link is refused.
+        write("a.txt", "inside\n");
+        Path away = Files.move(root, base.resolve("away"));
+        Files.createSymbolicLink(root, outside);
+        try {
+            assertEquals(ErrorCode.SYMLINK_NOT_ALLOWED, code(() -> st("secret.txt")));
+            assertEquals(ErrorCode.SYMLINK_NOT_ALLOWED, code(() -> ls("")));
+            assertEquals(ErrorCode.SYMLINK_NOT_ALLOWED, code(() -> cat("secret.txt")));
+            assertEquals(ErrorCode.SYMLINK_NOT_ALLOWED, code(() -> grep("wd", "needle")));
+            assertEquals(ErrorCode.SYMLINK_NOT_ALLOWED, code(() -> findAll("*.txt")));
+            // A link higher up the configured path is refused the same way.
+            Files.delete(root);
+            Files.createDirectory(root);
+            Path parent = Files.move(base, base.resolveSibling(base.getFileName() + "-real"));
+            Files.createSymbolicLink(base, parent);
+            try {
+                assertEquals(ErrorCode.SYMLINK_NOT_ALLOWED, code(() -> ls("")));
+            } finally {
+                Files.delete(base);
+                Files.move(parent, base);
+            }
+        } finally {
+            Files.delete(root);
+            Files.move(away, root);
+        }
+        assertEquals("inside\n", cat("a.txt").content());
+    }
+
+    @Test
     void modified_at_past_2262_is_not_wrapped() throws IOException, InterruptedException {
         // Nanoseconds since the epoch overflow a long on 2262-04-11: a later mtime (any user can set one with
         // touch; ext4 keeps them up to 2446) must still read as itself, not as a date in the 1600s.
