@@ -92,7 +92,7 @@ public final class EmbeddedAgent implements AutoCloseable {
 
     /**
      * The provider children's filesystem view (issue 25): bubblewrap, unless the operator opted out; ServerFS' own
-     * state, locks and socket directory, and every workdir, concealed from each child.
+     * state, locks and socket directory, its {@code --env-file}, and every workdir, concealed from each child.
      */
     static ProviderSandbox sandbox(ServerFsConfig config) {
         ServerFsConfig.Sandbox settings = config.agent().sandbox();
@@ -103,6 +103,7 @@ public final class EmbeddedAgent implements AutoCloseable {
         config.agent().stateDir().ifPresent(serverPaths::add);
         serverPaths.add(config.agent().lockDir());
         Optional.ofNullable(config.agent().bridgeSocket().getParent()).ifPresent(serverPaths::add);
+        settings.envFile().ifPresent(serverPaths::add);
         config.workdirs().all().forEach(w -> serverPaths.add(w.root()));
         return ProviderSandbox.confined(
                 settings.bwrapBin(), System.getenv("PATH"), settings.readOnlyPaths(), serverPaths);

@@ -71,7 +71,8 @@ final class AgentRules {
                 new ServerFsConfig.Sandbox(
                         AgentSettings.ALLOW_UNCONFINED.get(vars),
                         AgentSettings.BWRAP_BIN.get(vars),
-                        AgentSettings.SANDBOX_READ_ONLY_PATHS.get(vars)));
+                        AgentSettings.SANDBOX_READ_ONLY_PATHS.get(vars),
+                        vars.file()));
     }
 
     /**

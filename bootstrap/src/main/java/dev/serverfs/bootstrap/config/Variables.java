@@ -26,12 +26,14 @@ public final class Variables {
 
     private final Map<String, String> values;
     private final Set<String> fromFile;
+    private final Optional<Path> file;
     private final Optional<Path> fileDirectory;
 
-    private Variables(Map<String, String> values, Set<String> fromFile, Optional<Path> fileDirectory) {
+    private Variables(Map<String, String> values, Set<String> fromFile, Optional<Path> file) {
         this.values = Map.copyOf(values);
         this.fromFile = Set.copyOf(fromFile);
-        this.fileDirectory = fileDirectory;
+        this.file = file;
+        this.fileDirectory = file.map(Path::getParent);
     }
 
     /**
@@ -41,13 +43,11 @@ public final class Variables {
     public static Variables load(Map<String, String> env, Optional<Path> envFile) throws ConfigurationException {
         Map<String, String> merged = new HashMap<>();
         Set<String> fromFile = new HashSet<>();
-        Optional<Path> fileDirectory = Optional.empty();
-        if (envFile.isPresent()) {
-            Path file = envFile.get().toAbsolutePath();
-            Map<String, String> fileValues = EnvFile.read(file);
+        Optional<Path> file = envFile.map(Path::toAbsolutePath);
+        if (file.isPresent()) {
+            Map<String, String> fileValues = EnvFile.read(file.get());
             merged.putAll(fileValues);
             fromFile.addAll(fileValues.keySet());
-            fileDirectory = Optional.ofNullable(file.getParent());
         }
         for (Map.Entry<String, String> e : env.entrySet()) {
             if (e.getKey() != null && e.getValue() != null) {
@@ -55,12 +55,17 @@ public final class Variables {
                 fromFile.remove(e.getKey());
             }
         }
-        return new Variables(merged, fromFile, fileDirectory);
+        return new Variables(merged, fromFile, file);
     }
 
     /** Variables from a plain map, as if all came from the process environment. */
     public static Variables of(Map<String, String> values) {
         return new Variables(values, Set.of(), Optional.empty());
+    }
+
+    /** The {@code --env-file} these variables were read from, absolute; empty when there was none. */
+    Optional<Path> file() {
+        return file;
     }
 
     Set<String> names() {

@@ -1,0 +1,102 @@
+package dev.serverfs.bootstrap.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.serverfs.application.port.out.ProviderView;
+import dev.serverfs.bootstrap.config.ConfigLoader;
+import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.provider.ProviderCommand;
+import dev.serverfs.provider.ProviderSandbox;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The view {@link EmbeddedAgent#sandbox} builds from a real configuration, run by the real bubblewrap: the {@code
+ * --env-file} (it holds {@code SERVERFS_AUTH_TOKEN}) is concealed wherever a child would otherwise see it, such as
+ * {@code /etc/serverfs/serverfs.env}, where DEPLOYMENT.md puts it ({@code /etc} is shown to every child).
+ */
+class EmbeddedAgentSandboxIT {
+    private static final String TOKEN = "token-" + UUID.randomUUID();
+
+    @TempDir
+    Path dir;
+
+    private Path work;
+
+    /** The configuration read from {@code envFile}, with the workdir {@code work} and the Agent embedded. */
+    private ServerFsConfig config(Path envFile, Path readOnly) throws Exception {
+        work = Files.createDirectories(dir.resolve("work"));
+        Files.writeString(work.resolve("notes.txt"), "ordinary notes\n");
+        Files.writeString(
+                envFile,
+                String.join(
+                        "\n",
+                        "SERVERFS_AUTH_TOKEN=" + TOKEN,
+                        "WORKDIR_01_ALIAS=work",
+                        "WORKDIR_01_PATH=" + work,
+                        "WORKDIR_01_READ_ONLY=false",
+                        "WORKDIR_01_AGENT_MODE=workspace-write",
+                        "WORKDIR_01_AGENT_RUNTIMES=codex",
+                        "SERVERFS_AGENT_BRIDGE_ENABLED=true",
+                        "SERVERFS_AGENT_EMBEDDED=true",
+                        "SERVERFS_AGENT_BRIDGE_STATE_DIR=" + dir.resolve("state"),
+                        "SERVERFS_AGENT_LOCK_DIR=" + dir.resolve("locks"),
+                        "SERVERFS_AGENT_SANDBOX_READ_ONLY_PATHS=" + readOnly,
+                        ""));
+        return ConfigLoader.load(Map.of("PATH", System.getenv("PATH")), Optional.of(envFile));
+    }
+
+    /** {@code script} run by {@code /bin/sh} in the workdir's view; its output. */
+    private String run(ServerFsConfig config, String script) throws Exception {
+        ProviderSandbox sandbox = EmbeddedAgent.sandbox(config);
+        assertEquals(Optional.empty(), sandbox.unavailableReason(), "these tests need bubblewrap and user namespaces");
+        ProviderCommand command = sandbox.wrap(
+                new ProviderCommand(
+                        List.of("/bin/sh", "-c", script),
+                        work,
+                        Map.of("HOME", dir.resolve("home").toString(), "PATH", "/usr/bin:/bin"),
+                        1024),
+                new ProviderView(work, true, List.of()),
+                new ProviderSandbox.Grants(List.of(), List.of(), List.of(), Optional.empty()));
+        ProcessBuilder builder = new ProcessBuilder(command.argv())
+                .directory(command.workingDirectory().toFile())
+                .redirectErrorStream(true);
+        builder.environment().clear();
+        builder.environment().putAll(command.environment());
+        Process p = builder.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        return out;
+    }
+
+    @Test
+    void the_env_file_in_a_directory_every_child_sees_is_concealed() throws Exception {
+        // a stand-in for /etc/serverfs: a directory the view shows read-only, with the jar's configuration in it
+        Path etc = Files.createDirectories(dir.resolve("etc-serverfs"));
+        Files.writeString(etc.resolve("logging.conf"), "shown\n");
+        Path envFile = etc.resolve("serverfs.env");
+        String out = run(
+                config(envFile, etc), "cat " + envFile + "; cat " + etc.resolve("logging.conf") + "; cat notes.txt");
+        assertTrue(out.contains("shown") && out.contains("ordinary notes"), "the rest is shown: " + out);
+        assertFalse(out.contains(TOKEN), "the env file is concealed: " + out);
+    }
+
+    @Test
+    void the_env_file_in_the_workdir_under_an_innocent_name_is_concealed() throws Exception {
+        Files.createDirectories(dir.resolve("work"));
+        Path envFile = dir.resolve("work").resolve("serverfs.conf");
+        String out = run(config(envFile, dir.resolve("none")), "cat serverfs.conf; cat notes.txt");
+        assertTrue(out.contains("ordinary notes"), out);
+        assertFalse(out.contains(TOKEN), "the env file is concealed: " + out);
+    }
+}
