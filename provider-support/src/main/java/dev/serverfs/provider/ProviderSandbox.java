@@ -6,9 +6,14 @@ import dev.serverfs.domain.error.ServerFsException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>the system's programs and configuration read-only ({@code /usr}, {@code /etc} and the merged-usr links),
- *       with {@code /etc/shadow} and {@code /etc/gshadow} concealed;
+ *       with {@code /etc/shadow} and {@code /etc/gshadow} concealed, and when root serves everything in {@code /etc}
+ *       that only root could read;
  *   <li>an empty {@code /tmp} and an empty home (the {@code HOME} path, so tools find it where they expect), with
  *       the provider's own configuration and credentials bound back into it read-write ({@link Grants});
  *   <li>the provider's installation and the operator's extra paths read-only;
@@ -49,8 +55,10 @@ import java.util.concurrent.TimeUnit;
 public final class ProviderSandbox {
     /** The merged-usr names: a link into {@code /usr} on current distributions, a directory on older ones. */
     private static final List<String> SYSTEM_LINKS = List.of("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32");
-    /** Read by nobody but root, and root may serve: concealed all the same. */
+    /** Read by nobody but root (and its group): concealed all the same; when root serves, see {@link #concealRootOnly}. */
     private static final List<String> SYSTEM_SECRETS = List.of("/etc/shadow", "/etc/gshadow", "/etc/sudoers");
+    /** The system's configuration, shown read-only to every child. */
+    private static final Path SYSTEM_CONFIGURATION = Path.of("/etc");
     /** Where the offline shell appears in the view. */
     private static final Path OFFLINE_SHELL = Path.of("/run/serverfs/offline-shell");
     /** The uid and gid a root server's child runs as inside its user namespace (root there would have no caps). */
@@ -169,14 +177,65 @@ public final class ProviderSandbox {
         for (Path p : serverPaths) {
             concealServerPath(argv, p, workdir, visible);
         }
-        for (String secret : SYSTEM_SECRETS) {
-            if (Files.isRegularFile(Path.of(secret), LinkOption.NOFOLLOW_LINKS)) {
-                conceal(argv, Path.of(secret), false);
+        if (root) {
+            concealRootOnly(argv, SYSTEM_CONFIGURATION);
+        } else {
+            for (String secret : SYSTEM_SECRETS) {
+                if (Files.isRegularFile(Path.of(secret), LinkOption.NOFOLLOW_LINKS)) {
+                    conceal(argv, Path.of(secret), false);
+                }
             }
         }
         argv.addAll(List.of("--chdir", cwd.toString(), "--"));
         argv.addAll(command.argv());
         return new ProviderCommand(argv, command.workingDirectory(), environment, command.maxLineBytes());
+    }
+
+    /**
+     * When root serves, its child reads what root reads: beneath {@code dir}, every file others may not read and every
+     * directory others may not enter (the backups {@code /etc/shadow-} and {@code /etc/gshadow-}, {@code
+     * /etc/sudoers.d}, SSH host keys, {@code /etc/ssl/private}, ...) is concealed, so the child sees {@code dir} as an
+     * unprivileged user would. Symbolic links are not followed; what cannot be read is left as it is.
+     */
+    static void concealRootOnly(List<String> argv, Path dir) {
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
+                    if (!d.equals(dir) && !othersMay(d, PosixFilePermission.OTHERS_EXECUTE)) {
+                        conceal(argv, d, true);
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
+                    if (attrs.isRegularFile() && !othersMay(f, PosixFilePermission.OTHERS_READ)) {
+                        conceal(argv, f, false);
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path f, IOException e) {
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the provider's view could not be built");
+        }
+    }
+
+    /** Whether others have {@code permission} on {@code p} (not followed); a path that cannot be read: no. */
+    private static boolean othersMay(Path p, PosixFilePermission permission) {
+        try {
+            return Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                    .permissions()
+                    .contains(permission);
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
     }
 
     /** A ServerFS path that lies beneath something the view shows, and is not the workdir or above it, is hidden. */

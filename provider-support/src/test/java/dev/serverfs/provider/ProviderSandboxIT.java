@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.domain.error.ErrorCode;
@@ -13,6 +14,8 @@ import dev.serverfs.domain.workdir.WorkdirPath;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -175,5 +178,73 @@ class ProviderSandboxIT {
         assertTrue(reason.orElseThrow().contains("bubblewrap"));
         assertFalse(reason.get().contains(dir.toString()));
         assertEquals(Optional.empty(), ProviderSandbox.unconfined().unavailableReason());
+    }
+
+    @Test
+    void what_only_root_may_read_is_concealed_beneath_a_directory() throws Exception {
+        Path etc = Files.createDirectories(dir.resolve("etc"));
+        Files.setPosixFilePermissions(etc, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(
+                Files.writeString(etc.resolve("public.conf"), "x"), PosixFilePermissions.fromString("rw-r--r--"));
+        Path key = Files.writeString(etc.resolve("host.key"), "x");
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
+        Path privateDir = Files.createDirectories(etc.resolve("private"));
+        Files.writeString(privateDir.resolve("inside"), "x");
+        Files.setPosixFilePermissions(privateDir, PosixFilePermissions.fromString("rwx--x---"));
+        Path open = Files.createDirectories(etc.resolve("open"));
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path backup = Files.writeString(open.resolve("shadow-"), "x");
+        Files.setPosixFilePermissions(backup, PosixFilePermissions.fromString("rw-r-----"));
+        Files.createSymbolicLink(etc.resolve("link"), key);
+
+        List<String> argv = new ArrayList<>();
+        ProviderSandbox.concealRootOnly(argv, etc);
+        assertEquals(
+                List.of(
+                        "--ro-bind",
+                        "/dev/null",
+                        key.toString(),
+                        "--ro-bind",
+                        "/dev/null",
+                        backup.toString(),
+                        "--perms",
+                        "0555",
+                        "--tmpfs",
+                        privateDir.toString(),
+                        "--remount-ro",
+                        privateDir.toString()),
+                sorted(argv),
+                "the unreadable file, the one in a readable directory and the unenterable directory; not the link");
+    }
+
+    /** The concealments in path order, each kept whole. */
+    private static List<String> sorted(List<String> argv) {
+        List<List<String>> items = new ArrayList<>();
+        for (int i = 0; i < argv.size(); ) {
+            int n = argv.get(i).equals("--perms") ? 6 : 3;
+            items.add(argv.subList(i, i + n));
+            i += n;
+        }
+        items.sort(java.util.Comparator.comparing(item -> item.get(0).equals("--perms") ? "~" : item.get(2)));
+        return items.stream().flatMap(List::stream).toList();
+    }
+
+    @Test
+    void a_root_servers_child_does_not_read_the_backups_of_shadow_and_gshadow() throws Exception {
+        assumeTrue(((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0, "only when root serves");
+        List<Path> backups = List.of(Path.of("/etc/shadow-"), Path.of("/etc/gshadow-")).stream()
+                .filter(p -> Files.isRegularFile(p) && Files.isReadable(p))
+                .toList();
+        assumeTrue(!backups.isEmpty(), "this system keeps no backup of /etc/shadow");
+        String out = run(
+                sandbox(),
+                true,
+                GRANTS,
+                String.join("; ", backups.stream().map(p -> "cat " + p).toList()));
+        for (Path backup : backups) {
+            String first = Files.readAllLines(backup).getFirst();
+            // the content itself is never put into a message
+            assertFalse(out.contains(first), backup + " is concealed");
+        }
     }
 }
