@@ -226,6 +226,33 @@ abstract class AgentScenarios {
     }
 
     @Test
+    void a_bad_starting_directory_is_named_workdir_colon_path_in_both_deployments() throws Exception {
+        // Contract reference §2.0: CODE: <workdir>:<path> — <message>, the same text whichever process checks the
+        // directory (the Agent service in serve, or serve's own checks in front of the Bridge).
+        Path link = root.resolve("proj/src-link");
+        Files.createSymbolicLink(link, Path.of("src"));
+        try {
+            Map<String, Object> file = submit("proj", "fake", "x");
+            file.put("path", "README.md");
+            assertEquals(
+                    "NOT_A_DIRECTORY: proj:README.md — not a directory",
+                    mcp.call("submit_agent_task", file).error());
+            Map<String, Object> symlink = submit("proj", "fake", "x");
+            symlink.put("path", "./src-link");
+            assertEquals(
+                    "SYMLINK_NOT_ALLOWED: proj:src-link — symlinks are not allowed",
+                    mcp.call("submit_agent_task", symlink).error());
+            Map<String, Object> missing = submit("proj", "fake", "x");
+            missing.put("path", "src/missing");
+            assertEquals(
+                    "PATH_NOT_FOUND: proj:src/missing — path not found",
+                    mcp.call("submit_agent_task", missing).error());
+        } finally {
+            Files.delete(link);
+        }
+    }
+
+    @Test
     void malformed_answers_are_tool_errors_not_protocol_errors() throws Exception {
         // A key outside the three is the reference's INVALID_QUESTION_ANSWER; a field of the wrong JSON type fails the
         // published schema (every property typed, issue 10 §15), which is INVALID_ARGUMENTS (SEP-1303, §13).

@@ -3,9 +3,9 @@ package dev.serverfs.application.service.agent;
 import dev.serverfs.application.port.in.SubmitAgentTaskUseCase;
 import dev.serverfs.application.port.out.WorkdirFileSystem;
 import dev.serverfs.domain.error.ErrorCode;
-import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.file.FileStat;
 import dev.serverfs.domain.task.AgentAccessPolicy;
+import dev.serverfs.domain.workdir.PathFailure;
 import dev.serverfs.domain.workdir.PathPolicy;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
@@ -40,10 +40,19 @@ public final class GuardedSubmitAgentTaskService implements SubmitAgentTaskUseCa
                 .workdir();
         WorkdirPath cwd = PathPolicy.of(workdir).resolve(command.path());
         FileStat stat = fs.stat(workdir, cwd);
+        // The same text as the Agent service hosted in this process gives when it opens the directory: contract
+        // reference §2.0's "<workdir>:<path> — <message>", whichever deployment answers.
         switch (stat.type()) {
             case DIRECTORY -> {}
-            case SYMLINK -> throw new ServerFsException(ErrorCode.SYMLINK_NOT_ALLOWED, "path is a symlink");
-            case FILE, OTHER -> throw new ServerFsException(ErrorCode.NOT_A_DIRECTORY, "path is not a directory");
+            case SYMLINK ->
+                throw PathFailure.of(
+                        ErrorCode.SYMLINK_NOT_ALLOWED,
+                        workdir.alias().value(),
+                        cwd.display(),
+                        "symlinks are not allowed");
+            case FILE, OTHER ->
+                throw PathFailure.of(
+                        ErrorCode.NOT_A_DIRECTORY, workdir.alias().value(), cwd.display(), "not a directory");
         }
         return agent.submit(command.withPath(cwd.display()));
     }
