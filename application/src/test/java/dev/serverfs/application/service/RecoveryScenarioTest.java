@@ -14,7 +14,9 @@ import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.ProviderState;
 import dev.serverfs.domain.task.Task;
+import dev.serverfs.domain.task.TaskFailure;
 import dev.serverfs.domain.task.TaskStatus;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
@@ -65,6 +67,37 @@ class RecoveryScenarioTest {
                 after.awaitDrained(next.id());
                 assertFalse(leases.readGuard(1).isPresent());
                 assertEquals(2, store.list(true).size(), "no task row lost");
+            }
+        } finally {
+            never.countDown();
+            before.close();
+        }
+    }
+
+    @Test
+    void a_task_whose_deadline_passed_while_the_service_was_down_says_so_in_code_and_message() throws Exception {
+        InMemoryTaskStore store = new InMemoryTaskStore();
+        InMemoryWriterLeases leases = new InMemoryWriterLeases();
+        CountDownLatch never = new CountDownLatch(1);
+        Task t;
+        AgentHarness before = new AgentHarness(AgentLimits.defaults(), store, leases);
+        try {
+            before.fake.turn = (r, c) -> {
+                c.providerStarted(new ProviderProcess(7000, 9));
+                never.await();
+                return new TurnOutcome("x", NativeIds.NONE);
+            };
+            t = before.submitted("wait:", Optional.empty());
+            before.awaitTask(
+                    t.id(), x -> leases.readGuard(1).flatMap(g -> g.provider()).isPresent());
+            leases.crash();
+            leases.setProcessState(7000, ProviderState.STOPPED);
+            try (AgentHarness after = new AgentHarness(AgentLimits.defaults(), store, leases)) {
+                after.clock.advance(Duration.ofSeconds(AgentLimits.defaults().taskTimeoutSeconds() + 1));
+                after.lifecycle.recoverAtStartup();
+                TaskFailure failure = after.task(t.id()).failure().orElseThrow();
+                assertEquals(ErrorCode.AGENT_TASK_TIMED_OUT, failure.code());
+                assertEquals("the task deadline passed", failure.message());
             }
         } finally {
             never.countDown();

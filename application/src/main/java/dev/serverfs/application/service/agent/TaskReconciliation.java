@@ -122,11 +122,13 @@ public final class TaskReconciliation implements SlotRecovery {
                         .put("status", result.status().name())
                         .put("provider_active", providerActive(state))
                         .build());
-        ErrorCode code =
-                records.now().isBefore(task.deadlineAt()) ? ErrorCode.BRIDGE_RESTARTED : ErrorCode.AGENT_TASK_TIMED_OUT;
+        boolean beforeDeadline = records.now().isBefore(task.deadlineAt());
+        ErrorCode code = beforeDeadline ? ErrorCode.BRIDGE_RESTARTED : ErrorCode.AGENT_TASK_TIMED_OUT;
+        // the message says what the code says: the deadline's own text, as a task timed out while running gets
+        String message = beforeDeadline ? "the Agent service restarted" : "the task deadline passed";
         records.terminate(
                 task.id(),
-                t -> t.interrupted(code, "the Agent service restarted", records.now()),
+                t -> t.interrupted(code, message, records.now()),
                 t -> new TaskRecords.Announcement(
                         EventType.TASK_RECONCILED,
                         JsonValue.object()
