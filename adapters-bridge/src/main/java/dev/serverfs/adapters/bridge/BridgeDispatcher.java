@@ -97,7 +97,7 @@ final class BridgeDispatcher {
 
     /**
      * {@code task.submit}: the service checks the starting directory through the workdir's path policy and answers
-     * the MCP codes; the Bridge RPC names them as reference §4.3 does — escaping the workdir or not a directory
+     * the MCP codes; the Bridge RPC names them as reference §4.3 does — a NUL, escaping the workdir or not a directory
      * {@code INVALID_WORKDIR_PATH}, missing {@code WORKDIR_PATH_NOT_FOUND}.
      */
     private SubmitAgentTaskUseCase.Submission submit(WireFields p) {
@@ -116,6 +116,9 @@ final class BridgeDispatcher {
             ErrorCode wire = switch (e.code()) {
                 case PATH_OUTSIDE_WORKDIR, NOT_A_DIRECTORY, SYMLINK_NOT_ALLOWED -> ErrorCode.INVALID_WORKDIR_PATH;
                 case PATH_NOT_FOUND -> ErrorCode.WORKDIR_PATH_NOT_FOUND;
+                // the path policy's ACCESS_DENIED for a NUL (reference §2.0) is the Bridge's normalisation failure
+                case ACCESS_DENIED ->
+                    p.string("path").indexOf('\0') >= 0 ? ErrorCode.INVALID_WORKDIR_PATH : ErrorCode.ACCESS_DENIED;
                 default -> e.code();
             };
             if (wire == e.code()) {

@@ -59,6 +59,19 @@ class BridgeDispatcherTest {
         assertEquals(0, agent.store.list(true).size(), "no task was created");
     }
 
+    @Test
+    void a_nul_in_the_starting_directory_is_invalid_workdir_path_as_the_reference_bridge_names_it() {
+        // Reference §4.3: path normalisation (NUL, absolute, "..") → INVALID_WORKDIR_PATH; the message keeps the
+        // workdir:path label of §2.0.
+        String request = "{\"protocol_version\":1,\"request_id\":\"r1\",\"method\":\"task.submit\",\"params\":"
+                + params("docs", "fake", "review", "a\\u0000b", "null", "null") + "}";
+        String response =
+                new String(dispatcher.respond(request.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
+        assertTrue(response.contains("\"code\":\"INVALID_WORKDIR_PATH\""), response);
+        assertTrue(response.contains("\"message\":\"docs:a?b — path contains a NUL character\""), response);
+        assertEquals(0, agent.store.list(true).size(), "no task was created");
+    }
+
     private static String params(
             String workdir, String runtime, String profile, String path, String correlationId, String key) {
         return "{\"runtime\":\"" + runtime + "\",\"workdir\":\"" + workdir + "\",\"prompt\":\"p\",\"path\":\"" + path
