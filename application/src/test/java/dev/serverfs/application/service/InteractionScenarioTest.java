@@ -239,5 +239,14 @@ class InteractionScenarioTest {
         late.countDown();
         PendingRequest request = awaitPending(t);
         assertEquals(Optional.of(t.deadlineAt()), request.expiresAt());
+        // Both timers fall due together: the interaction pending at its expiry decides the code (v0.7.3 §5).
+        h.clock.advance(Duration.ofSeconds(600));
+        h.timers.fireDue();
+        assertEquals(
+                ErrorCode.AGENT_INTERACTION_TIMED_OUT,
+                h.task(t.id()).failure().orElseThrow().code());
+        assertTrue(
+                h.eventTypes(t.id()).contains("interaction.expired"),
+                h.eventTypes(t.id()).toString());
     }
 }

@@ -62,8 +62,16 @@ public final class TaskStopping implements CancelAgentTaskUseCase {
         return new CancelOutcome(id, current.status(), current.correlationId());
     }
 
-    /** The task deadline passed (reference §4.3): interrupted {@code AGENT_TASK_TIMED_OUT}. */
+    /**
+     * The task deadline passed (reference §4.3): interrupted {@code AGENT_TASK_TIMED_OUT}. An interaction still pending
+     * then is due too (its expiry is never past the deadline), and v0.7.3 §5 ends a task whose interaction is pending
+     * at its expiry {@code AGENT_INTERACTION_TIMED_OUT}: so it does here, whichever of the two timers fires first.
+     */
     void onDeadline(LiveRun run) {
+        PendingInteraction<?> pending = run.pending;
+        if (pending != null) {
+            onInteractionExpired(run, pending.id, pending.kind());
+        }
         Optional<Task> ended = records.terminate(
                 run.id,
                 t -> t.interrupted(ErrorCode.AGENT_TASK_TIMED_OUT, "the task deadline passed", records.now()),
