@@ -431,6 +431,14 @@ public final class ProviderSandbox {
         }
     }
 
+    /**
+     * Where the offline shell appears in a confined child's view (what {@link Grants#offlineShell} names is set to);
+     * empty unconfined, where there is none.
+     */
+    public Optional<Path> offlineShellPath() {
+        return unconfined ? Optional.empty() : Optional.of(OFFLINE_SHELL);
+    }
+
     @Override
     public String toString() {
         return unconfined ? "ProviderSandbox[unconfined]" : "ProviderSandbox[bwrap]";

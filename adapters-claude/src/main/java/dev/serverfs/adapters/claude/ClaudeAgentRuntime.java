@@ -147,7 +147,7 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
         Optional<String> resume = request.resumeFrom().flatMap(NativeIds::sessionId);
         Map<String, String> environment = ClaudeCommandLine.environment(settings.environment());
         ProviderCommand command = new ProviderCommand(
-                ClaudeCommandLine.argv(settings.bin(), request.profile(), resume),
+                ClaudeCommandLine.argv(settings.bin(), request.profile(), resume, sandbox.offlineShellPath()),
                 request.workingDirectory(),
                 environment,
                 MAX_LINE_BYTES);

@@ -1,5 +1,7 @@
 package dev.serverfs.adapters.claude;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.serverfs.domain.task.TaskProfile;
 import dev.serverfs.provider.ProviderCommand;
 import dev.serverfs.provider.ProviderSandbox;
@@ -52,6 +54,11 @@ final class ClaudeCommandLine {
     private static Map<String, String> forced() {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("CLAUDE_CODE_MAX_RETRIES", MAX_RETRIES);
+        // Claude runs git itself, on the host's network: a core.fsmonitor a task wrote into .git/config would run
+        // there (seen by a probing session). Configuration from the environment wins over the repository's.
+        env.put("GIT_CONFIG_COUNT", "1");
+        env.put("GIT_CONFIG_KEY_0", "core.fsmonitor");
+        env.put("GIT_CONFIG_VALUE_0", "false");
         env.put("DISABLE_TELEMETRY", "1");
         env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
         env.put("DISABLE_AUTOUPDATER", "1");
@@ -64,8 +71,16 @@ final class ClaudeCommandLine {
      * The argv of one turn. Both profiles run permission mode {@code default}, so everything Claude does not
      * auto-allow asks through {@code can_use_tool} on stdio; {@code review} also denies every writing tool (see
      * {@link #REVIEW_DENIED_TOOLS}), and the runtime refuses whatever else asks in a review turn.
+     *
+     * <p>What a task can write must not steer a later task's Claude process, which runs on the host's network: the
+     * workdir's own settings ({@code .claude/settings.json}, {@code .claude/settings.local.json}) are not loaded
+     * ({@code --setting-sources user}), and the command-line settings, which win over the user's (whose directory the
+     * view binds read-write), turn every hook off and pin {@code CLAUDE_CODE_SHELL_PREFIX} to {@code offlineShell}
+     * when there is one. A probing session planted an {@code env} that emptied the prefix, and an exec-form hook that
+     * ran with network, without approval, in a later review task.
      */
-    static List<String> argv(String bin, TaskProfile profile, Optional<String> resumeSessionId) {
+    static List<String> argv(
+            String bin, TaskProfile profile, Optional<String> resumeSessionId, Optional<Path> offlineShell) {
         List<String> argv = new ArrayList<>(List.of(
                 bin,
                 "-p",
@@ -77,7 +92,11 @@ final class ClaudeCommandLine {
                 "--permission-prompt-tool",
                 "stdio",
                 "--permission-mode",
-                "default"));
+                "default",
+                "--setting-sources",
+                "user",
+                "--settings",
+                settings(offlineShell)));
         switch (profile) {
             case REVIEW -> {
                 argv.add("--disallowedTools");
@@ -91,6 +110,14 @@ final class ClaudeCommandLine {
             argv.add(id);
         });
         return List.copyOf(argv);
+    }
+
+    /** The command-line settings: no hook runs, and the shell prefix is the offline shell's. */
+    static String settings(Optional<Path> offlineShell) {
+        ObjectNode settings = JsonNodeFactory.instance.objectNode();
+        settings.put("disableAllHooks", true);
+        offlineShell.ifPresent(shell -> settings.putObject("env").put("CLAUDE_CODE_SHELL_PREFIX", shell.toString()));
+        return settings.toString();
     }
 
     /**

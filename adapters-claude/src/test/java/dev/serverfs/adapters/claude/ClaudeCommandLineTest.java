@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.domain.task.TaskProfile;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,7 +15,8 @@ class ClaudeCommandLineTest {
 
     @Test
     void a_workspace_write_turn_runs_stream_json_with_stdio_permissions_in_default_mode() {
-        List<String> argv = ClaudeCommandLine.argv("claude", TaskProfile.WORKSPACE_WRITE, Optional.empty());
+        List<String> argv = ClaudeCommandLine.argv(
+                "claude", TaskProfile.WORKSPACE_WRITE, Optional.empty(), Optional.of(Path.of("/run/offline")));
         assertEquals(
                 List.of(
                         "claude",
@@ -27,13 +29,30 @@ class ClaudeCommandLineTest {
                         "--permission-prompt-tool",
                         "stdio",
                         "--permission-mode",
-                        "default"),
+                        "default",
+                        "--setting-sources",
+                        "user",
+                        "--settings",
+                        "{\"disableAllHooks\":true,\"env\":{\"CLAUDE_CODE_SHELL_PREFIX\":\"/run/offline\"}}"),
                 argv);
     }
 
     @Test
+    void what_a_task_wrote_steers_no_later_turn_hooks_off_the_workdirs_settings_unread_fsmonitor_off() {
+        List<String> unconfined =
+                ClaudeCommandLine.argv("claude", TaskProfile.WORKSPACE_WRITE, Optional.empty(), Optional.empty());
+        assertEquals("user", unconfined.get(unconfined.indexOf("--setting-sources") + 1));
+        assertEquals("{\"disableAllHooks\":true}", unconfined.get(unconfined.indexOf("--settings") + 1));
+        Map<String, String> env = ClaudeCommandLine.environment(Map.of("GIT_CONFIG_COUNT", "0"));
+        assertEquals("1", env.get("GIT_CONFIG_COUNT"));
+        assertEquals("core.fsmonitor", env.get("GIT_CONFIG_KEY_0"));
+        assertEquals("false", env.get("GIT_CONFIG_VALUE_0"));
+    }
+
+    @Test
     void a_review_turn_denies_every_writing_tool_and_mcp_servers_and_a_continuation_resumes() {
-        List<String> argv = ClaudeCommandLine.argv("/opt/claude", TaskProfile.REVIEW, Optional.of("s-1"));
+        List<String> argv =
+                ClaudeCommandLine.argv("/opt/claude", TaskProfile.REVIEW, Optional.of("s-1"), Optional.empty());
         int i = argv.indexOf("--disallowedTools");
         assertEquals("Bash,Write,Edit,MultiEdit,NotebookEdit", argv.get(i + 1));
         assertTrue(argv.contains("--strict-mcp-config"));

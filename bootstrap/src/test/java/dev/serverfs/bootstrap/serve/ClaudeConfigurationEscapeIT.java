@@ -14,15 +14,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * OPEN DEFECTS, found by probe A (see its report): the Claude process runs inside the provider view but on the host's
- * network, and it executes what files a task can write tell it to (its settings in the read-write {@code ~/.claude},
- * the workdir's {@code .claude/settings.json} and {@code .git/config}). One command a human approved in one task
- * (which itself runs offline, as AGENTS.md promises) therefore plants code that later tasks run with network and
- * without any approval, and Claude's transcripts, shared by all workdirs, carry one workdir's content into another.
- * Each test asserts what AGENTS.md "What an agent can see (the provider view)" promises and fails today; remove
- * {@code @Disabled} once the view closes these routes.
+ * The Claude process runs inside the provider view but on the host's network, and it executes what files a task can
+ * write tell it to: its settings in the read-write {@code ~/.claude}, the workdir's {@code .claude/settings.json} and
+ * {@code .git/config}. A probing session showed one command a human approved in one task (itself offline, as
+ * AGENTS.md promises) plant code that later tasks ran with network and without approval; the first two tests attack
+ * those routes and failed before the command line closed them ({@code ClaudeCommandLine}: the workdir's settings
+ * unread, hooks off, the shell prefix pinned, {@code core.fsmonitor} off). The third is an open defect: Claude's
+ * transcripts, shared by all workdirs, carry one workdir's content into another.
  */
-@Disabled("open defects: a task's approved command plants configuration the Claude process later runs with network")
 class ClaudeConfigurationEscapeIT {
     private static final String MARK = "SECRET-" + UUID.randomUUID();
 
@@ -149,6 +148,7 @@ class ClaudeConfigurationEscapeIT {
 
     /** Claude's transcripts of every workdir's tasks lie in the one read-write {@code ~/.claude/projects}. */
     @Test
+    @Disabled("open defect: every workdir's tasks share the provider's configuration directory and its transcripts")
     void a_task_does_not_read_what_a_task_in_another_workdir_saw() throws Exception {
         Path bin = ClaudeCode.binary();
         Path other = dir.resolve("other");
