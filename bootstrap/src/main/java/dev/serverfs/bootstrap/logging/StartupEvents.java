@@ -81,4 +81,28 @@ public final class StartupEvents {
                     .log();
         }
     }
+
+    /**
+     * {@code serve} hosting Codex or Claude children itself with no bearer token: the provider process shares this
+     * host's network, so it (and a command a human approved for escalation) reaches {@code /mcp} on loopback and,
+     * through it, every workdir (found by a probing session). Said at every start, like {@code agent_unconfined}.
+     */
+    public static void embeddedAgentWithoutToken(ServerFsConfig config) {
+        if (!config.agent().embedded() || config.network().authToken().isPresent()) {
+            return;
+        }
+        boolean providers = config.workdirs().all().stream()
+                .filter(w -> w.policy().agentMode() != AgentMode.DISABLED)
+                .anyMatch(w -> w.policy().agentRuntimes().contains("codex")
+                        || w.policy().agentRuntimes().contains("claude"));
+        if (providers) {
+            LOG.atWarn()
+                    .setMessage("agent_mcp_without_token")
+                    .addKeyValue(
+                            "reason",
+                            "SERVERFS_AUTH_TOKEN is unset: a codex or claude provider process shares this host's"
+                                    + " network and can call /mcp, and through it every workdir; set a token")
+                    .log();
+        }
+    }
 }

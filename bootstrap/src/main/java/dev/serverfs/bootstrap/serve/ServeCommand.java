@@ -91,6 +91,7 @@ public final class ServeCommand implements SubCommand {
         }
         ShutdownRequest shutdown = ShutdownRequest.install(SHUTDOWN_GRACE);
         StartupEvents.started(config);
+        StartupEvents.embeddedAgentWithoutToken(config);
         log.atInfo()
                 .setMessage("mcp_listening")
                 .addKeyValue("port", serving.server().port())

@@ -92,6 +92,42 @@ class StartupEventsTest {
     }
 
     @Test
+    void serve_hosting_codex_or_claude_without_a_token_warns_that_they_reach_mcp(@TempDir Path tmp) throws Exception {
+        Map<String, String> env = new HashMap<>(Map.of(
+                "SERVERFS_AGENT_BRIDGE_ENABLED", "true",
+                "SERVERFS_AGENT_EMBEDDED", "true",
+                "SERVERFS_AGENT_BRIDGE_STATE_DIR", tmp.resolve("state").toString(),
+                "SERVERFS_AGENT_LOCK_DIR", tmp.resolve("locks").toString(),
+                "WORKDIR_01_ALIAS", "proj",
+                "WORKDIR_01_PATH", tmp.toString(),
+                "WORKDIR_01_READ_ONLY", "false",
+                "WORKDIR_01_AGENT_MODE", "workspace-write",
+                "WORKDIR_01_AGENT_RUNTIMES", "claude"));
+        StdStreams warned = StdStreams.capture(() -> {
+            StartupEvents.embeddedAgentWithoutToken(ConfigLoader.load(env, Optional.empty()));
+            return 0;
+        });
+        JsonNode line = JsonLogFormatTest.lines(warned.err()).getFirst();
+        assertEquals("agent_mcp_without_token", line.get("event").asText());
+        assertEquals("WARNING", line.get("level").asText());
+        Map<String, String> withToken = new HashMap<>(env);
+        withToken.put("SERVERFS_AUTH_TOKEN", "0123456789abcdef0123456789abcdef");
+        Map<String, String> fakeOnly = new HashMap<>(env);
+        fakeOnly.put("WORKDIR_01_AGENT_RUNTIMES", "fake");
+        fakeOnly.put("SERVERFS_AGENT_ENABLE_FAKE_RUNTIME", "true");
+        Map<String, String> bridge = new HashMap<>(env);
+        bridge.remove("SERVERFS_AGENT_EMBEDDED");
+        bridge.remove("SERVERFS_AGENT_BRIDGE_STATE_DIR");
+        for (Map<String, String> quiet : List.of(withToken, fakeOnly, bridge)) {
+            StdStreams s = StdStreams.capture(() -> {
+                StartupEvents.embeddedAgentWithoutToken(ConfigLoader.load(quiet, Optional.empty()));
+                return 0;
+            });
+            assertEquals("", s.err(), quiet.toString());
+        }
+    }
+
+    @Test
     void a_configuration_failure_logs_startup_failed_prints_the_stderr_line_and_returns_2() throws Exception {
         StdStreams s = StdStreams.capture(
                 () -> StartupEvents.configurationFailed(new ConfigurationException("SERVERFS_PORT is wrong")));
