@@ -84,7 +84,9 @@ class ClaudeServeIT {
         JsonNode claude = runtimes.get(0);
         assertEquals("claude", claude.get("name").asText());
         assertTrue(claude.get("available").asBoolean(), runtimes.toString());
-        assertEquals("2.1.197", claude.get("version").asText());
+        assertEquals(
+                PinnedCli.version("claude", "@anthropic-ai/claude-code"),
+                claude.get("version").asText());
         assertFalse(claude.get("live_steer").asBoolean());
         assertEquals("session-resume", claude.get("in_flight_recovery").asText());
 

@@ -103,7 +103,9 @@ class CodexServeIT {
                 w.mcp.call("list_agent_runtimes", Map.of()).ok().get("runtimes").get(0);
         assertEquals("codex", codex.get("name").asText());
         assertTrue(codex.get("available").asBoolean(), codex.toString());
-        assertEquals("0.169.0", codex.get("version").asText());
+        assertEquals(
+                PinnedCli.version("codex", "@openai/codex"),
+                codex.get("version").asText());
         assertTrue(codex.get("live_steer").asBoolean());
         assertEquals("session-resume", codex.get("in_flight_recovery").asText());
 

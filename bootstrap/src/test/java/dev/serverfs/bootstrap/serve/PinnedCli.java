@@ -2,6 +2,7 @@ package dev.serverfs.bootstrap.serve;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,6 +63,23 @@ final class PinnedCli {
         }
         Files.writeString(marker, wanted, StandardCharsets.UTF_8);
         return bin;
+    }
+
+    /**
+     * The version {@code tools/<tool>/package.json} pins for npm package {@code pkg}: what the runtime's probe must
+     * report, so bumping a pin is a change to that file alone.
+     */
+    static String version(String tool, String pkg) throws IOException {
+        Path source = Path.of("..", "tools", tool, "package.json");
+        String pinned = new ObjectMapper()
+                .readTree(Files.readString(source, StandardCharsets.UTF_8))
+                .path("dependencies")
+                .path(pkg)
+                .asText("");
+        if (pinned.isEmpty()) {
+            fail("tools/" + tool + "/package.json pins no " + pkg);
+        }
+        return pinned;
     }
 
     /** Live processes running {@code bin}: after every test there must be none (no orphan provider). */
