@@ -6,8 +6,9 @@ import java.util.List;
 
 /**
  * The real Claude Code CLI under test: npm {@code @anthropic-ai/claude-code} at the version pinned in {@code
- * tools/claude/package.json} (2.1.197, the newest that runs on Node 20; TESTING.md §3), installed by {@link
- * PinnedCli} into {@code target/claude}.
+ * tools/claude/package.json}, installed by {@link PinnedCli} into {@code target/claude}. Releases after 2.1.197 declare
+ * Node 22 in {@code engines}, but the CLI is a native binary that needs no Node.js: npm on Node 20 installs an exact
+ * pin with a warning, and only the postinstall that puts the binary in place runs on the build's Node.
  */
 final class ClaudeCode {
     private ClaudeCode() {}

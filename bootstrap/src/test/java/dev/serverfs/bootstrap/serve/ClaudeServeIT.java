@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runtime {@code claude} end to end (issue 13): the real Claude Code CLI (npm 2.1.197, {@link ClaudeCode}) run by a
- * real {@code serverfs serve} with the embedded Agent service, against {@link MockMessagesApi} on 127.0.0.1, driven
- * only through the published MCP tools. Every test has its own {@code HOME} (Claude's settings and sessions), its
- * own mock and its own {@code serve} ({@link ClaudeWorld}); after every test no {@code claude} process is left.
+ * Runtime {@code claude} end to end (issue 13): the real Claude Code CLI (the npm version {@link ClaudeCode} pins) run
+ * by a real {@code serverfs serve} with the embedded Agent service, against {@link MockMessagesApi} on 127.0.0.1,
+ * driven only through the published MCP tools. Every test has its own {@code HOME} (Claude's settings and sessions),
+ * its own mock and its own {@code serve} ({@link ClaudeWorld}); after every test no {@code claude} process is left.
  */
 class ClaudeServeIT {
     private static final Duration WAIT = AgentProbe.WAIT;

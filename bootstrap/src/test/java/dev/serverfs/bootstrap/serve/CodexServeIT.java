@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runtime {@code codex} end to end (issue 12): the real Codex CLI ({@code codex app-server}, npm 0.169.0, {@link
- * CodexCli}) run by a real {@code serverfs serve} with the embedded Agent service, against {@link MockResponsesApi}
- * on 127.0.0.1, driven only through the published MCP tools. Every test has its own {@code HOME}, {@code
- * CODEX_HOME}, mock and {@code serve} ({@link CodexWorld}); after every test no {@code codex} process is left.
+ * Runtime {@code codex} end to end (issue 12): the real Codex CLI ({@code codex app-server}, the npm version {@link
+ * CodexCli} pins) run by a real {@code serverfs serve} with the embedded Agent service, against {@link
+ * MockResponsesApi} on 127.0.0.1, driven only through the published MCP tools. Every test has its own {@code HOME},
+ * {@code CODEX_HOME}, mock and {@code serve} ({@link CodexWorld}); after every test no {@code codex} process is left.
  */
 class CodexServeIT {
     private static final Duration WAIT = AgentProbe.WAIT;
