@@ -23,6 +23,25 @@ import org.junit.jupiter.api.Test;
 
 class RecoveryScenarioTest {
 
+    /**
+     * A task whose provider is running (until {@code never} opens) when its service is killed with {@code kill -9}:
+     * the process vanishes without any cleanup; its flock goes with it, guard and row stay.
+     */
+    private static Task runUntilKilled(
+            AgentHarness before, InMemoryWriterLeases leases, CountDownLatch never, ProviderProcess provider)
+            throws Exception {
+        before.fake.turn = (r, c) -> {
+            c.providerStarted(provider);
+            never.await();
+            return new TurnOutcome("x", NativeIds.NONE);
+        };
+        Task t = before.submitted("wait:", Optional.empty());
+        before.awaitTask(
+                t.id(), x -> leases.readGuard(1).flatMap(g -> g.provider()).isPresent());
+        leases.crash();
+        return t;
+    }
+
     @Test
     void after_a_crash_the_guard_fails_closed_until_the_provider_is_proven_gone() throws Exception {
         InMemoryTaskStore store = new InMemoryTaskStore();
@@ -31,16 +50,7 @@ class RecoveryScenarioTest {
         Task t;
         AgentHarness before = new AgentHarness(AgentLimits.defaults(), store, leases);
         try {
-            before.fake.turn = (r, c) -> {
-                c.providerStarted(new ProviderProcess(5150, 42));
-                never.await();
-                return new TurnOutcome("x", NativeIds.NONE);
-            };
-            t = before.submitted("wait:", Optional.empty());
-            before.awaitTask(
-                    t.id(), x -> leases.readGuard(1).flatMap(g -> g.provider()).isPresent());
-            // kill -9: the process vanishes without any cleanup; its flock goes with it, guard and row stay.
-            leases.crash();
+            t = runUntilKilled(before, leases, never, new ProviderProcess(5150, 42));
             leases.setProcessState(5150, ProviderState.ACTIVE);
             try (AgentHarness after = new AgentHarness(AgentLimits.defaults(), store, leases)) {
                 after.fake.reconcileAnswer = ProviderState.UNKNOWN;
@@ -82,15 +92,7 @@ class RecoveryScenarioTest {
         Task t;
         AgentHarness before = new AgentHarness(AgentLimits.defaults(), store, leases);
         try {
-            before.fake.turn = (r, c) -> {
-                c.providerStarted(new ProviderProcess(7000, 9));
-                never.await();
-                return new TurnOutcome("x", NativeIds.NONE);
-            };
-            t = before.submitted("wait:", Optional.empty());
-            before.awaitTask(
-                    t.id(), x -> leases.readGuard(1).flatMap(g -> g.provider()).isPresent());
-            leases.crash();
+            t = runUntilKilled(before, leases, never, new ProviderProcess(7000, 9));
             leases.setProcessState(7000, ProviderState.STOPPED);
             try (AgentHarness after = new AgentHarness(AgentLimits.defaults(), store, leases)) {
                 after.clock.advance(Duration.ofSeconds(AgentLimits.defaults().taskTimeoutSeconds() + 1));
