@@ -37,6 +37,8 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.IntFunction;
 
@@ -428,16 +430,24 @@ public final class LinuxWorkdirFileSystem
      * by a probing session). That is {@code SYMLINK_NOT_ALLOWED}, never served. The caller closes the descriptor.
      */
     static int openRoot(Confinement confinement, Path root, String label) {
-        List<String> names = new ArrayList<>(root.getNameCount());
-        for (Path name : root) {
-            names.add(name.toString());
-        }
-        return confinement.open(Slash.FD, new WorkdirPath(names), O_PATH | O_DIRECTORY, label);
+        return confinement.open(Slash.FD, Slash.beneath(root), O_PATH | O_DIRECTORY, label);
     }
 
     /** {@code /}, held open for the life of the process: what every workdir root is resolved beneath. */
     private static final class Slash {
         static final int FD = open();
+        /** Each configured root's components, split once (there are at most 16 roots). */
+        private static final Map<Path, WorkdirPath> ROOTS = new ConcurrentHashMap<>();
+
+        static WorkdirPath beneath(Path root) {
+            return ROOTS.computeIfAbsent(root, r -> {
+                List<String> names = new ArrayList<>(r.getNameCount());
+                for (Path name : r) {
+                    names.add(name.toString());
+                }
+                return new WorkdirPath(names);
+            });
+        }
 
         private static int open() {
             try {
