@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The Claude process runs inside the provider view but on the host's network, and it executes what files a task can
  * write tell it to: its settings in the read-write {@code ~/.claude}, the workdir's {@code .claude/settings.json} and
  * {@code .git/config}. A probing session showed one command a human approved in one task (itself offline, as
- * AGENTS.md promises) plant code that later tasks ran with network and without approval; the first two tests attack
+ * AGENTS.md promises) plant code that later tasks ran with network and without approval; the two tests attack
  * those routes and failed before the command line closed them ({@code ClaudeCommandLine}: the workdir's settings
- * unread, hooks off, the shell prefix pinned, {@code core.fsmonitor} off). The third is an open defect: Claude's
- * transcripts, shared by all workdirs, carry one workdir's content into another.
+ * unread, hooks off, the shell prefix pinned, {@code core.fsmonitor} off). Still open (AGENTS.md, "Known limits of
+ * the view"): Claude's transcripts, shared by all workdirs, carry one workdir's content into another.
  */
 class ClaudeConfigurationEscapeIT {
     private static final String MARK = "SECRET-" + UUID.randomUUID();
@@ -58,20 +57,13 @@ class ClaudeConfigurationEscapeIT {
     @TempDir
     Path dir;
 
-    private static Map<String, String> other(Path other, boolean agent) throws Exception {
+    private static Map<String, String> other(Path other) throws Exception {
         Files.createDirectories(other);
         Files.writeString(other.resolve("secret.txt"), MARK + "-other\n");
-        return agent
-                ? Map.of(
-                        "WORKDIR_02_ALIAS", "other",
-                        "WORKDIR_02_PATH", other.toString(),
-                        "WORKDIR_02_READ_ONLY", "false",
-                        "WORKDIR_02_AGENT_MODE", "workspace-write",
-                        "WORKDIR_02_AGENT_RUNTIMES", "claude")
-                : Map.of(
-                        "WORKDIR_02_ALIAS", "other",
-                        "WORKDIR_02_PATH", other.toString(),
-                        "WORKDIR_02_READ_ONLY", "true");
+        return Map.of(
+                "WORKDIR_02_ALIAS", "other",
+                "WORKDIR_02_PATH", other.toString(),
+                "WORKDIR_02_READ_ONLY", "true");
     }
 
     /** A mock model that answers a prompt containing {@code key} with one Bash call of {@code command[0]}. */
@@ -134,7 +126,7 @@ class ClaudeConfigurationEscapeIT {
                 r -> r.lastUserText().contains("plant")
                         ? bash("plant", plant, plant).apply(r)
                         : new MockMessagesApi.Reply.Text("reviewed"),
-                other(dir.resolve("other"), false))) {
+                other(dir.resolve("other")))) {
             Files.writeString(w.proj.resolve("mcp.py"), MCP);
             String hook = "{\"hooks\":{\"UserPromptSubmit\":[{\"hooks\":[{\"type\":\"command\",\"command\":"
                     + "\"/usr/bin/python3\",\"args\":[\"" + w.proj.resolve("mcp.py") + "\",\""
@@ -143,27 +135,6 @@ class ClaudeConfigurationEscapeIT {
             w.finish(w.submit("plant"), "approve_once");
             w.finish(w.submit("check", "review"), "approve_once");
             assertFalse(Files.exists(w.proj.resolve("from-review.txt")), "a review task wrote into its workdir");
-        }
-    }
-
-    /** Claude's transcripts of every workdir's tasks lie in the one read-write {@code ~/.claude/projects}. */
-    @Test
-    @Disabled("open defect: every workdir's tasks share the provider's configuration directory and its transcripts")
-    void a_task_does_not_read_what_a_task_in_another_workdir_saw() throws Exception {
-        Path bin = ClaudeCode.binary();
-        Path other = dir.resolve("other");
-        String[] read = {"cat " + other.resolve("secret.txt")};
-        String[] look = {"cat $HOME/.claude/projects/*/*.jsonl | grep -o 'SECRET-[-0-9a-f]*' | head -1"};
-        try (ProviderWorld<MockMessagesApi> w =
-                ClaudeWorld.start(dir, bin, bash("read", read, look), other(other, true))) {
-            w.finish(
-                    AgentServeIT.created(w.mcp.call(
-                            "submit_agent_task", AgentServeIT.submit("other", "claude", "read", "workspace-write"))),
-                    "approve_once");
-            String answer = w.finish(w.submit("look"), "approve_once")
-                    .get("final_response")
-                    .asText();
-            assertFalse(answer.contains(MARK), "another workdir's content reached this task:\n" + answer);
         }
     }
 
