@@ -6,18 +6,23 @@ import dev.serverfs.domain.error.ServerFsException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +38,10 @@ import java.util.concurrent.TimeUnit;
  *   <li>the system's programs and configuration read-only ({@code /usr}, {@code /etc} and the merged-usr links),
  *       with {@code /etc/shadow} and {@code /etc/gshadow} concealed, and when root serves everything in {@code /etc}
  *       that only root could read;
- *   <li>an empty {@code /tmp} and an empty home (the {@code HOME} path, so tools find it where they expect), with
- *       the provider's own configuration and credentials bound back into it read-write ({@link Grants});
+ *   <li>an empty {@code /tmp} and an empty home (the {@code HOME} path, so tools find it where they expect), in
+ *       which the provider's configuration directory is the workdir's own ({@link Grants}): kept beneath the state
+ *       directory per workdir, so what a task of one workdir saw (transcripts, history) never reaches a task of
+ *       another; the operator's login is bound into it read-write, the operator's settings read-only;
  *   <li>the provider's installation and the operator's extra paths read-only;
  *   <li>its workdir at its real path, writable only for {@code workspace-write}, with the deny-listed entries of
  *       {@link ProviderView#concealed} hidden (an empty read-only directory, an empty file);
@@ -70,15 +77,22 @@ public final class ProviderSandbox {
     private final Optional<Path> bwrap;
     private final List<Path> readOnly;
     private final List<Path> serverPaths;
+    private final Optional<Path> homes;
     private final boolean root;
     private volatile Path offlineShellScript;
     private volatile boolean probed;
 
-    private ProviderSandbox(boolean unconfined, Optional<Path> bwrap, List<Path> readOnly, List<Path> serverPaths) {
+    private ProviderSandbox(
+            boolean unconfined,
+            Optional<Path> bwrap,
+            List<Path> readOnly,
+            List<Path> serverPaths,
+            Optional<Path> homes) {
         this.unconfined = unconfined;
         this.bwrap = bwrap;
         this.readOnly = List.copyOf(readOnly);
         this.serverPaths = List.copyOf(serverPaths);
+        this.homes = homes;
         this.root = isRootUid();
     }
 
@@ -86,15 +100,17 @@ public final class ProviderSandbox {
      * Confined children: {@code bwrap} is the bubblewrap executable (a name is looked up on {@code path}, the
      * server's {@code PATH}); {@code readOnly} are the operator's extra read-only paths (language toolchains outside
      * {@code /usr}); {@code serverPaths} are ServerFS' own files and directories and every workdir root, concealed
-     * wherever they would show through.
+     * wherever they would show through; {@code homes} is the directory (in the state directory) that holds each
+     * workdir's provider configuration, created owner-only when first needed.
      */
-    public static ProviderSandbox confined(String bwrap, String path, List<Path> readOnly, List<Path> serverPaths) {
-        return new ProviderSandbox(false, executable(bwrap, path), readOnly, serverPaths);
+    public static ProviderSandbox confined(
+            String bwrap, String path, List<Path> readOnly, List<Path> serverPaths, Path homes) {
+        return new ProviderSandbox(false, executable(bwrap, path), readOnly, serverPaths, Optional.of(homes));
     }
 
     /** The operator's opt-out ({@code SERVERFS_AGENT_ALLOW_UNCONFINED=true}): children see what the server sees. */
     public static ProviderSandbox unconfined() {
-        return new ProviderSandbox(true, Optional.empty(), List.of(), List.of());
+        return new ProviderSandbox(true, Optional.empty(), List.of(), List.of(), Optional.empty());
     }
 
     /**
@@ -148,16 +164,7 @@ public final class ProviderSandbox {
                 .filter(Path::isAbsolute)
                 .filter(h -> h.getNameCount() > 0);
         home.ifPresent(h -> argv.addAll(List.of("--tmpfs", h.toString())));
-        for (Path p : grants.directories()) {
-            createOwnerOnly(p);
-        }
-        for (Path p : concat(grants.directories(), grants.files())) {
-            if (Files.exists(p)) {
-                Path real = real(p);
-                argv.addAll(List.of("--bind", real.toString(), p.toString()));
-                visible.add(real);
-            }
-        }
+        bindConfiguration(argv, grants, homeOf(workdir));
         for (Path p : concat(grants.readOnly(), readOnly)) {
             if (Files.exists(p)) {
                 Path real = real(p);
@@ -189,6 +196,67 @@ public final class ProviderSandbox {
         argv.addAll(List.of("--chdir", cwd.toString(), "--"));
         argv.addAll(command.argv());
         return new ProviderCommand(argv, command.workingDirectory(), environment, command.maxLineBytes());
+    }
+
+    /**
+     * The provider's configuration as {@link Grants} asks, from {@code own} (the workdir's): its directories and files
+     * read-write (created when missing), then over them the operator's login read-write (where it exists, so a
+     * refreshed token reaches every workdir) and the operator's settings read-only (else the default), so no task can
+     * plant a setting the provider would act on later.
+     */
+    private static void bindConfiguration(List<String> argv, Grants grants, Path own) {
+        for (Path p : grants.directories()) {
+            argv.addAll(List.of("--bind", createOwnerOnly(own.resolve(name(p))).toString(), p.toString()));
+        }
+        for (Map.Entry<Path, String> file : grants.files().entrySet()) {
+            Path mine = createOnce(own.resolve(name(file.getKey())), file.getValue());
+            argv.addAll(List.of("--bind", mine.toString(), file.getKey().toString()));
+        }
+        for (Path p : grants.login()) {
+            if (Files.isRegularFile(p)) {
+                argv.addAll(List.of("--bind", real(p).toString(), p.toString()));
+            }
+        }
+        for (Map.Entry<Path, String> setting : grants.settings().entrySet()) {
+            Path p = setting.getKey();
+            Path source = Files.isRegularFile(p)
+                    ? real(p)
+                    : createOnce(createOwnerOnly(own.resolve("defaults")).resolve(name(p)), setting.getValue());
+            argv.addAll(List.of("--ro-bind", source.toString(), p.toString()));
+        }
+    }
+
+    /** The workdir's own directory of provider configuration: named by a digest of its root, so no path shows. */
+    private Path homeOf(Path workdir) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(workdir.toString().getBytes(StandardCharsets.UTF_8));
+            return createOwnerOnly(
+                    createOwnerOnly(homes.orElseThrow()).resolve(HexFormat.of().formatHex(digest, 0, 16)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String name(Path p) {
+        return p.getFileName() == null ? "root" : p.getFileName().toString();
+    }
+
+    /** {@code file}, written owner-only with {@code content} when it does not exist yet. */
+    private static Path createOnce(Path file, String content) {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Files.writeString(
+                        file, content, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+            } catch (FileAlreadyExistsException e) {
+                // another task of the workdir made it first
+            } catch (IOException e) {
+                throw new ServerFsException(
+                        ErrorCode.AGENT_PROVIDER_ERROR, "the provider's configuration could not be prepared");
+            }
+        }
+        return file;
     }
 
     /**
@@ -330,17 +398,32 @@ public final class ProviderSandbox {
     }
 
     /**
-     * What one provider needs beyond the common view: its configuration and credentials read-write ({@code
-     * directories}, created owner-only when missing; {@code files}, shown when they exist), its installation
+     * What one provider needs beyond the common view. Its configuration, each workdir's own: {@code directories}
+     * (created owner-only when missing) and {@code files} (created with the given content when missing), shown
+     * read-write at these paths. Inside them, the operator's: {@code login} files, bound read-write where they exist;
+     * {@code settings} files, bound read-only (where the operator has none, the given content). Its installation
      * read-only, and the environment variable that takes the offline shell when its commands are not kept offline by
      * a sandbox of its own.
      */
-    public record Grants(List<Path> directories, List<Path> files, List<Path> readOnly, Optional<String> offlineShell) {
+    public record Grants(
+            List<Path> directories,
+            Map<Path, String> files,
+            List<Path> login,
+            Map<Path, String> settings,
+            List<Path> readOnly,
+            Optional<String> offlineShell) {
         public Grants {
             directories = List.copyOf(directories);
-            files = List.copyOf(files);
+            files = Map.copyOf(files);
+            login = List.copyOf(login);
+            settings = Map.copyOf(settings);
             readOnly = List.copyOf(readOnly);
             Objects.requireNonNull(offlineShell, "offlineShell");
+        }
+
+        /** Nothing of a provider's own: installation paths and the offline shell's variable only. */
+        public static Grants none(List<Path> readOnly, Optional<String> offlineShell) {
+            return new Grants(List.of(), Map.of(), List.of(), Map.of(), readOnly, offlineShell);
         }
     }
 
@@ -385,12 +468,13 @@ public final class ProviderSandbox {
         }
     }
 
-    private static void createOwnerOnly(Path dir) {
+    /** {@code dir}, created owner-only when missing (with its parents). */
+    private static Path createOwnerOnly(Path dir) {
         if (Files.isDirectory(dir)) {
-            return;
+            return dir;
         }
         try {
-            Files.createDirectories(
+            return Files.createDirectories(
                     dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } catch (IOException e) {
             throw new ServerFsException(

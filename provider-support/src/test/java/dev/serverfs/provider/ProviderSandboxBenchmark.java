@@ -34,9 +34,10 @@ class ProviderSandboxBenchmark {
             Files.writeString(work.resolve("k" + i + ".pem"), "x");
             hundred.add(new ProviderView.Concealed(new WorkdirPath(List.of("k" + i + ".pem")), false));
         }
-        ProviderSandbox sandbox = ProviderSandbox.confined("bwrap", System.getenv("PATH"), List.of(), List.of());
+        ProviderSandbox sandbox =
+                ProviderSandbox.confined("bwrap", System.getenv("PATH"), List.of(), List.of(), dir.resolve("homes"));
         assertEquals(Optional.empty(), sandbox.unavailableReason());
-        ProviderSandbox.Grants grants = new ProviderSandbox.Grants(List.of(), List.of(), List.of(), Optional.empty());
+        ProviderSandbox.Grants grants = ProviderSandbox.Grants.none(List.of(), Optional.empty());
         ProviderCommand plain = new ProviderCommand(
                 List.of("/bin/true"), work, Map.of("HOME", dir.resolve("home").toString()), 1024);
         ProviderCommand none = sandbox.wrap(plain, new ProviderView(work, true, List.of()), grants);

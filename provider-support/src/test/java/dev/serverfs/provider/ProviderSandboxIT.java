@@ -56,7 +56,8 @@ class ProviderSandboxIT {
     }
 
     private ProviderSandbox sandbox() {
-        ProviderSandbox sandbox = ProviderSandbox.confined("bwrap", PATH, List.of(), List.of(state));
+        ProviderSandbox sandbox =
+                ProviderSandbox.confined("bwrap", PATH, List.of(), List.of(state), dir.resolve("homes"));
         assertEquals(
                 Optional.empty(),
                 sandbox.unavailableReason(),
@@ -73,19 +74,23 @@ class ProviderSandboxIT {
                         new ProviderView.Concealed(new WorkdirPath(List.of(".ssh")), true)));
     }
 
-    private static final ProviderSandbox.Grants GRANTS =
-            new ProviderSandbox.Grants(List.of(), List.of(), List.of(), Optional.empty());
+    private static final ProviderSandbox.Grants GRANTS = ProviderSandbox.Grants.none(List.of(), Optional.empty());
 
     /** Runs {@code script} in {@code sandbox}'s view (or as it is); its stdout and stderr. */
     private String run(ProviderSandbox sandbox, boolean writable, ProviderSandbox.Grants grants, String script)
             throws Exception {
+        return run(sandbox, view(writable), grants, script);
+    }
+
+    private String run(ProviderSandbox sandbox, ProviderView view, ProviderSandbox.Grants grants, String script)
+            throws Exception {
         ProviderCommand command = sandbox.wrap(
                 new ProviderCommand(
                         List.of("/bin/sh", "-c", script),
-                        work,
+                        view.root(),
                         Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin", "TMPDIR", dir.toString()),
                         1024),
-                view(writable),
+                view,
                 grants);
         ProcessBuilder builder = new ProcessBuilder(command.argv())
                 .directory(command.workingDirectory().toFile())
@@ -135,21 +140,70 @@ class ProviderSandboxIT {
         assertEquals("notes", Files.readString(work.resolve("notes.txt")), "review cannot delete");
     }
 
+    /**
+     * Each workdir has its own configuration directory: what a task of one workdir wrote there (a transcript) a task
+     * of another never reads, a later task of the same workdir does; the operator's directory is not shown.
+     */
     @Test
-    void the_providers_configuration_is_shown_read_write_inside_the_empty_home() throws Exception {
-        ProviderSandbox.Grants grants = new ProviderSandbox.Grants(
-                List.of(config, home.resolve(".created")), List.of(), List.of(), Optional.empty());
-        String out = run(sandbox(), true, grants, "cat $HOME/.provider/auth.json; echo; echo new > $HOME/.provider/x");
+    void the_providers_configuration_is_the_workdirs_own() throws Exception {
+        Path other = Files.createDirectories(dir.resolve("other"));
+        Files.writeString(config.resolve("history.jsonl"), "operator-history");
+        ProviderSandbox.Grants grants = grants();
+        String write = "echo transcript-of-work > $HOME/.provider/sessions.jsonl; cat $HOME/.provider/history.jsonl";
+        String out = run(sandbox(), true, grants, write);
+        assertFalse(out.contains("operator-history"), "the operator's own directory is not shown: " + out);
+        assertFalse(Files.exists(config.resolve("sessions.jsonl")), "nor written");
+
+        String read = "cat $HOME/.provider/sessions.jsonl; cat $HOME/.provider.json";
+        String elsewhere = run(sandbox(), new ProviderView(other, true, List.of()), grants, read);
+        assertFalse(elsewhere.contains("transcript-of-work"), "another workdir's task reads it: " + elsewhere);
+        assertTrue(elsewhere.contains("{}"), "a missing configuration file starts as given: " + elsewhere);
+        assertTrue(run(sandbox(), true, grants, read).contains("transcript-of-work"), "the workdir keeps its own");
+    }
+
+    /**
+     * The operator's login is shared read-write (a refreshed token reaches every workdir); the operator's settings are
+     * read-only, and where there are none the default is, so no task plants a setting the provider acts on later.
+     */
+    @Test
+    void the_login_is_shared_and_the_settings_are_read_only() throws Exception {
+        ProviderSandbox.Grants grants = grants();
+        String out = run(
+                sandbox(),
+                true,
+                grants,
+                "cat $HOME/.provider/auth.json; echo; echo refreshed > $HOME/.provider/auth.json;"
+                        + " cat $HOME/.provider/settings.json; echo; echo planted > $HOME/.provider/settings.json;"
+                        + " rm -f $HOME/.provider/settings.json; mv $HOME/.provider/settings.json x; cat $HOME/.provider/settings.json");
         assertTrue(out.contains("provider-login"), out);
-        assertFalse(out.contains("home-secret"), out);
-        assertEquals("new\n", Files.readString(config.resolve("x")));
-        assertTrue(Files.isDirectory(home.resolve(".created")), "a missing configuration directory is created");
+        assertEquals("refreshed\n", Files.readString(config.resolve("auth.json")), "the login is the operator's");
+        assertFalse(out.contains("planted"), "the default settings cannot be changed: " + out);
+        assertTrue(out.strip().endsWith("{\"default\":true}"), out);
+
+        Files.writeString(config.resolve("settings.json"), "{\"operator\":true}");
+        String operator = run(
+                sandbox(),
+                true,
+                grants,
+                "echo planted > $HOME/.provider/settings.json; cat $HOME/.provider/settings.json");
+        assertFalse(operator.contains("planted"), operator);
+        assertTrue(operator.contains("{\"operator\":true}"), operator);
+        assertEquals("{\"operator\":true}", Files.readString(config.resolve("settings.json")));
+    }
+
+    private ProviderSandbox.Grants grants() {
+        return new ProviderSandbox.Grants(
+                List.of(config),
+                Map.of(home.resolve(".provider.json"), "{}"),
+                List.of(config.resolve("auth.json")),
+                Map.of(config.resolve("settings.json"), "{\"default\":true}"),
+                List.of(),
+                Optional.empty());
     }
 
     @Test
     void the_offline_shell_runs_a_command_without_network() throws Exception {
-        ProviderSandbox.Grants grants =
-                new ProviderSandbox.Grants(List.of(), List.of(), List.of(), Optional.of("SHELL_PREFIX"));
+        ProviderSandbox.Grants grants = ProviderSandbox.Grants.none(List.of(), Optional.of("SHELL_PREFIX"));
         String out = run(
                 sandbox(),
                 true,
@@ -173,7 +227,7 @@ class ProviderSandboxIT {
     @Test
     void a_missing_bubblewrap_is_a_reason_without_a_path() {
         Optional<String> reason = ProviderSandbox.confined(
-                        dir.resolve("no-bwrap").toString(), PATH, List.of(), List.of())
+                        dir.resolve("no-bwrap").toString(), PATH, List.of(), List.of(), dir.resolve("homes"))
                 .unavailableReason();
         assertTrue(reason.orElseThrow().contains("bubblewrap"));
         assertFalse(reason.get().contains(dir.toString()));

@@ -7,6 +7,7 @@ import dev.serverfs.provider.ProviderCommand;
 import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +22,7 @@ final class ClaudeCommandLine {
     /**
      * The tools a {@code review} turn never gets: every built-in tool that writes a file or runs a program. Passed as
      * {@code --disallowedTools}, which is a deny rule and so wins over any allow rule in the user's or the project's
-     * Claude settings; MCP tools configured there can do anything, so they go too ({@code mcp__*} would not be a
-     * valid rule, hence {@code --strict-mcp-config} with no servers).
+     * Claude settings. MCP tools could do anything too, but no turn has one ({@link #argv}).
      */
     static final List<String> REVIEW_DENIED_TOOLS = List.of("Bash", "Write", "Edit", "MultiEdit", "NotebookEdit");
 
@@ -77,7 +77,9 @@ final class ClaudeCommandLine {
      * ({@code --setting-sources user}), and the command-line settings, which win over the user's (whose directory the
      * view binds read-write), turn every hook off and pin {@code CLAUDE_CODE_SHELL_PREFIX} to {@code offlineShell}
      * when there is one. A probing session planted an {@code env} that emptied the prefix, and an exec-form hook that
-     * ran with network, without approval, in a later review task.
+     * ran with network, without approval, in a later review task. No turn starts an MCP server ({@code
+     * --strict-mcp-config} and none given): Claude starts a server itself, on the host's network and without approval,
+     * and a task can configure one in the workdir's {@code ~/.claude.json} or {@code .mcp.json}.
      */
     static List<String> argv(
             String bin, TaskProfile profile, Optional<String> resumeSessionId, Optional<Path> offlineShell) {
@@ -96,12 +98,12 @@ final class ClaudeCommandLine {
                 "--setting-sources",
                 "user",
                 "--settings",
-                settings(offlineShell)));
+                settings(offlineShell),
+                "--strict-mcp-config"));
         switch (profile) {
             case REVIEW -> {
                 argv.add("--disallowedTools");
                 argv.add(String.join(",", REVIEW_DENIED_TOOLS));
-                argv.add("--strict-mcp-config");
             }
             case WORKSPACE_WRITE -> {}
         }
@@ -121,28 +123,28 @@ final class ClaudeCommandLine {
     }
 
     /**
-     * What a Claude child needs in its view (issue 25): its configuration read-write ({@code CLAUDE_CONFIG_DIR}, else
-     * {@code ~/.claude} and {@code ~/.claude.json}), its installation read-only, and the offline shell as {@code
-     * CLAUDE_CODE_SHELL_PREFIX}: Claude runs every shell command through it, so commands have no network even once a
-     * human approved them.
+     * What a Claude child needs in its view (issue 25): its configuration ({@code CLAUDE_CONFIG_DIR}, else {@code
+     * ~/.claude} and {@code ~/.claude.json}), the workdir's own, so its transcripts and history stay with the workdir;
+     * the operator's login ({@code .credentials.json}) read-write and user settings ({@code settings.json}) read-only
+     * inside it; its installation read-only; and the offline shell as {@code CLAUDE_CODE_SHELL_PREFIX}: Claude runs
+     * every shell command through it, so commands have no network even once a human approved them.
      */
     static ProviderSandbox.Grants grants(String bin, Map<String, String> environment) {
-        List<Path> directories = new ArrayList<>();
-        List<Path> files = new ArrayList<>();
-        Optional<Path> configDir = Optional.ofNullable(environment.get("CLAUDE_CONFIG_DIR"))
-                .map(Path::of)
-                .filter(Path::isAbsolute);
         Optional<Path> home =
                 Optional.ofNullable(environment.get("HOME")).map(Path::of).filter(Path::isAbsolute);
-        if (configDir.isPresent()) {
-            directories.add(configDir.get());
-        } else if (home.isPresent()) {
-            directories.add(home.get().resolve(".claude"));
-            files.add(home.get().resolve(".claude.json"));
+        Optional<Path> configDir = Optional.ofNullable(environment.get("CLAUDE_CONFIG_DIR"))
+                .map(Path::of)
+                .filter(Path::isAbsolute)
+                .or(() -> home.map(h -> h.resolve(".claude")));
+        Map<Path, String> files = new HashMap<>();
+        if (environment.get("CLAUDE_CONFIG_DIR") == null) {
+            home.ifPresent(h -> files.put(h.resolve(".claude.json"), "{}"));
         }
         return new ProviderSandbox.Grants(
-                directories,
+                configDir.stream().toList(),
                 files,
+                configDir.map(d -> d.resolve(".credentials.json")).stream().toList(),
+                configDir.map(d -> Map.of(d.resolve("settings.json"), "{}")).orElse(Map.of()),
                 ProviderSandbox.installation(bin, environment.get("PATH")).stream()
                         .toList(),
                 Optional.of("CLAUDE_CODE_SHELL_PREFIX"));

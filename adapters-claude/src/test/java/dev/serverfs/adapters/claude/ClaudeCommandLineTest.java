@@ -33,7 +33,8 @@ class ClaudeCommandLineTest {
                         "--setting-sources",
                         "user",
                         "--settings",
-                        "{\"disableAllHooks\":true,\"env\":{\"CLAUDE_CODE_SHELL_PREFIX\":\"/run/offline\"}}"),
+                        "{\"disableAllHooks\":true,\"env\":{\"CLAUDE_CODE_SHELL_PREFIX\":\"/run/offline\"}}",
+                        "--strict-mcp-config"),
                 argv);
     }
 
@@ -43,6 +44,8 @@ class ClaudeCommandLineTest {
                 ClaudeCommandLine.argv("claude", TaskProfile.WORKSPACE_WRITE, Optional.empty(), Optional.empty());
         assertEquals("user", unconfined.get(unconfined.indexOf("--setting-sources") + 1));
         assertEquals("{\"disableAllHooks\":true}", unconfined.get(unconfined.indexOf("--settings") + 1));
+        assertTrue(unconfined.contains("--strict-mcp-config"), "no MCP server a task configured starts");
+        assertFalse(unconfined.contains("--mcp-config"));
         Map<String, String> env = ClaudeCommandLine.environment(Map.of("GIT_CONFIG_COUNT", "0"));
         assertEquals("1", env.get("GIT_CONFIG_COUNT"));
         assertEquals("core.fsmonitor", env.get("GIT_CONFIG_KEY_0"));

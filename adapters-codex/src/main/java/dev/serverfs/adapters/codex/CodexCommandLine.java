@@ -57,9 +57,10 @@ final class CodexCommandLine {
     }
 
     /**
-     * What a Codex child needs in its view (issue 25): its {@code CODEX_HOME} (the child's, else {@code ~/.codex})
-     * read-write, its installation read-only. Its commands stay offline through Codex's own sandbox ({@code
-     * networkAccess: false} below), which runs nested inside the view.
+     * What a Codex child needs in its view (issue 25): its {@code CODEX_HOME} (the child's, else {@code ~/.codex}), the
+     * workdir's own, so its sessions and history stay with the workdir; the operator's login ({@code auth.json})
+     * read-write and {@code config.toml} read-only inside it; its installation read-only. Its commands stay offline
+     * through Codex's own sandbox ({@code networkAccess: false} below), which runs nested inside the view.
      */
     static ProviderSandbox.Grants grants(String bin, Map<String, String> environment) {
         Optional<Path> codexHome = Optional.ofNullable(environment.get("CODEX_HOME"))
@@ -68,7 +69,9 @@ final class CodexCommandLine {
                 .filter(Path::isAbsolute);
         return new ProviderSandbox.Grants(
                 codexHome.stream().toList(),
-                List.of(),
+                Map.of(),
+                codexHome.map(h -> h.resolve("auth.json")).stream().toList(),
+                codexHome.map(h -> Map.of(h.resolve("config.toml"), "")).orElse(Map.of()),
                 ProviderSandbox.installation(bin, environment.get("PATH")).stream()
                         .toList(),
                 Optional.empty());

@@ -36,6 +36,9 @@ import java.util.function.Predicate;
  * {@link #close} interrupts live tasks ({@code BRIDGE_SHUTDOWN}) and closes the store.
  */
 public final class EmbeddedAgent implements AutoCloseable {
+    /** Each workdir's provider configuration, in the state directory (see {@link ProviderSandbox}). */
+    static final String PROVIDER_HOMES = "provider-homes";
+
     private final SqliteTaskStores stores;
     private final ScheduledExecutorTimers timers;
     private final ExecutorService runners;
@@ -92,7 +95,8 @@ public final class EmbeddedAgent implements AutoCloseable {
 
     /**
      * The provider children's filesystem view (issue 25): bubblewrap, unless the operator opted out; ServerFS' own
-     * state, locks and socket directory, its {@code --env-file}, and every workdir, concealed from each child.
+     * state, locks and socket directory, its {@code --env-file}, and every workdir, concealed from each child; each
+     * workdir's provider configuration kept in {@code provider-homes} of the state directory.
      */
     static ProviderSandbox sandbox(ServerFsConfig config) {
         ServerFsConfig.Sandbox settings = config.agent().sandbox();
@@ -105,8 +109,16 @@ public final class EmbeddedAgent implements AutoCloseable {
         Optional.ofNullable(config.agent().bridgeSocket().getParent()).ifPresent(serverPaths::add);
         settings.envFile().ifPresent(serverPaths::add);
         config.workdirs().all().forEach(w -> serverPaths.add(w.root()));
+        Path stateDir = config.agent()
+                .stateDir()
+                .orElseThrow(() -> new ServerFsException(
+                        ErrorCode.CONFIGURATION_ERROR, "the embedded Agent needs SERVERFS_AGENT_BRIDGE_STATE_DIR"));
         return ProviderSandbox.confined(
-                settings.bwrapBin(), System.getenv("PATH"), settings.readOnlyPaths(), serverPaths);
+                settings.bwrapBin(),
+                System.getenv("PATH"),
+                settings.readOnlyPaths(),
+                serverPaths,
+                stateDir.resolve(PROVIDER_HOMES));
     }
 
     /** {@link #start(ServerFsConfig.Agent, Workdirs, List, List, Clock, String, Optional)} with private lock modes. */

@@ -67,7 +67,7 @@ class EmbeddedAgentSandboxIT {
                         Map.of("HOME", dir.resolve("home").toString(), "PATH", "/usr/bin:/bin"),
                         1024),
                 new ProviderView(work, true, List.of()),
-                new ProviderSandbox.Grants(List.of(), List.of(), List.of(), Optional.empty()));
+                ProviderSandbox.Grants.none(List.of(), Optional.empty()));
         ProcessBuilder builder = new ProcessBuilder(command.argv())
                 .directory(command.workingDirectory().toFile())
                 .redirectErrorStream(true);

@@ -2,6 +2,7 @@ package dev.serverfs.bootstrap.serve;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.net.URI;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code .git/config}. A probing session showed one command a human approved in one task (itself offline, as
  * AGENTS.md promises) plant code that later tasks ran with network and without approval; the two tests attack
  * those routes and failed before the command line closed them ({@code ClaudeCommandLine}: the workdir's settings
- * unread, hooks off, the shell prefix pinned, {@code core.fsmonitor} off). Still open (AGENTS.md, "Known limits of
- * the view"): Claude's transcripts, shared by all workdirs, carry one workdir's content into another.
+ * unread, hooks off, the shell prefix pinned, {@code core.fsmonitor} off). The third attacks the transcripts: when
+ * every workdir's tasks shared the operator's {@code ~/.claude}, they carried one workdir's content into another
+ * (each workdir now has its own, {@code ProviderSandbox}).
  */
 class ClaudeConfigurationEscapeIT {
     private static final String MARK = "SECRET-" + UUID.randomUUID();
@@ -57,13 +59,20 @@ class ClaudeConfigurationEscapeIT {
     @TempDir
     Path dir;
 
-    private static Map<String, String> other(Path other) throws Exception {
+    private static Map<String, String> other(Path other, boolean agent) throws Exception {
         Files.createDirectories(other);
         Files.writeString(other.resolve("secret.txt"), MARK + "-other\n");
-        return Map.of(
-                "WORKDIR_02_ALIAS", "other",
-                "WORKDIR_02_PATH", other.toString(),
-                "WORKDIR_02_READ_ONLY", "true");
+        return agent
+                ? Map.of(
+                        "WORKDIR_02_ALIAS", "other",
+                        "WORKDIR_02_PATH", other.toString(),
+                        "WORKDIR_02_READ_ONLY", "false",
+                        "WORKDIR_02_AGENT_MODE", "workspace-write",
+                        "WORKDIR_02_AGENT_RUNTIMES", "claude")
+                : Map.of(
+                        "WORKDIR_02_ALIAS", "other",
+                        "WORKDIR_02_PATH", other.toString(),
+                        "WORKDIR_02_READ_ONLY", "true");
     }
 
     /** A mock model that answers a prompt containing {@code key} with one Bash call of {@code command[0]}. */
@@ -126,7 +135,7 @@ class ClaudeConfigurationEscapeIT {
                 r -> r.lastUserText().contains("plant")
                         ? bash("plant", plant, plant).apply(r)
                         : new MockMessagesApi.Reply.Text("reviewed"),
-                other(dir.resolve("other")))) {
+                other(dir.resolve("other"), false))) {
             Files.writeString(w.proj.resolve("mcp.py"), MCP);
             String hook = "{\"hooks\":{\"UserPromptSubmit\":[{\"hooks\":[{\"type\":\"command\",\"command\":"
                     + "\"/usr/bin/python3\",\"args\":[\"" + w.proj.resolve("mcp.py") + "\",\""
@@ -135,6 +144,65 @@ class ClaudeConfigurationEscapeIT {
             w.finish(w.submit("plant"), "approve_once");
             w.finish(w.submit("check", "review"), "approve_once");
             assertFalse(Files.exists(w.proj.resolve("from-review.txt")), "a review task wrote into its workdir");
+        }
+    }
+
+    /**
+     * {@code ~/.claude.json} is the workdir's own and writable: an MCP server a task adds there (user scope) or in the
+     * workdir's {@code .mcp.json} (project scope) would be started by the next task's Claude process itself, on the
+     * host's network, without approval.
+     */
+    @Test
+    void a_later_task_starts_no_mcp_server_an_earlier_task_configured() throws Exception {
+        Path bin = ClaudeCode.binary();
+        String[] plant = {"python3 plant.py; echo planted"};
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, bash("plant", plant, plant), Map.of())) {
+            int port = URI.create(w.mock.baseUrl()).getPort();
+            Files.writeString(w.proj.resolve("probe.py"), PROBE);
+            String server = "{\"command\":\"/usr/bin/python3\",\"args\":[\"" + w.proj.resolve("probe.py")
+                    + "\",\"%s\",\"" + port + "\"]}";
+            Files.writeString(
+                    w.proj.resolve("plant.py"), """
+                    import json, os
+                    p = os.path.expanduser("~/.claude.json")
+                    d = json.load(open(p)) if os.path.exists(p) else {}
+                    d["mcpServers"] = {"user": %s}
+                    json.dump(d, open(p, "w"))
+                    json.dump({"mcpServers": {"project": %s}}, open(".mcp.json", "w"))
+                    """.formatted(server.formatted("user"), server.formatted("project")));
+            w.finish(w.submit("plant"), "approve_once");
+            w.finish(w.submit("check", "review"), "approve_once");
+            w.finish(w.submit("check again"), "approve_once");
+            assertTrue(Files.exists(w.proj.resolve(".mcp.json")), "the planting task ran");
+            assertFalse(Files.exists(w.proj.resolve("user.txt")), "a user-scope server a task added was started");
+            assertFalse(Files.exists(w.proj.resolve("project.txt")), "a project-scope server was started");
+        }
+    }
+
+    /**
+     * Claude's transcripts lie in {@code ~/.claude/projects}: a task of {@code proj} looks for what a task of {@code
+     * other} read there (and in the prompt history beside it).
+     */
+    @Test
+    void a_task_does_not_read_what_a_task_in_another_workdir_saw() throws Exception {
+        Path bin = ClaudeCode.binary();
+        Path other = dir.resolve("other");
+        String[] read = {"cat " + other.resolve("secret.txt")};
+        String[] look = {
+            "cat $HOME/.claude/projects/*/*.jsonl $HOME/.claude/history.jsonl $HOME/.claude.json"
+                    + " | grep -o 'SECRET-[-0-9a-f]*' | head -1; ls $HOME/.claude/projects | wc -l"
+        };
+        try (ProviderWorld<MockMessagesApi> w =
+                ClaudeWorld.start(dir, bin, bash("read", read, look), other(other, true))) {
+            w.finish(
+                    AgentServeIT.created(w.mcp.call(
+                            "submit_agent_task", AgentServeIT.submit("other", "claude", "read", "workspace-write"))),
+                    "approve_once");
+            String answer = w.finish(w.submit("look"), "approve_once")
+                    .get("final_response")
+                    .asText();
+            assertFalse(answer.contains(MARK), "another workdir's content reached this task:\n" + answer);
+            assertFalse(Files.exists(w.home.resolve(".claude/projects")), "the operator's ~/.claude was written");
         }
     }
 

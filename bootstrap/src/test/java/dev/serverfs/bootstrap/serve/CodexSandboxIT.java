@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * "Sandbox caveat"): a {@code workspace-write} task cannot create a file in {@code /tmp}, which Codex's own
  * {@code workspace-write} leaves writable, and a {@code review} turn cannot create any file, with or without asking
  * for escalation (a review task never asks), run end to end as a {@code review} task in a {@code review} workdir
- * (issue 25).
+ * (issue 25), and a task does not read what a task of another workdir saw in Codex's sessions.
  */
 class CodexSandboxIT {
     private static Path bin;
@@ -76,7 +76,6 @@ class CodexSandboxIT {
             JsonNode task = world.finish(id, "deny");
             assertEquals("Done trying.", task.get("final_response").asText());
             assertFalse(Files.exists(outside), "the sandbox kept /tmp read-only");
-            System.err.println("DEBUG-OUT " + world.mock.requests().get(1).callOutput("call_1"));
             assertTrue(Files.exists(world.proj.resolve("inside.txt")), "the workdir is writable");
             String first = world.mock
                     .requests()
@@ -110,5 +109,48 @@ class CodexSandboxIT {
         }
         assertEquals("original\n", Files.readString(work.resolve("keep.txt")), "no file changed");
         assertEquals(3, world.mock.requests().size(), "both commands were tried and refused");
+    }
+
+    /**
+     * Codex records every session in {@code CODEX_HOME/sessions} (and prompts in {@code history.jsonl}): a task of
+     * {@code proj} looks there for what a task of {@code other} read. Each workdir now has its own {@code CODEX_HOME}.
+     */
+    @Test
+    void a_task_does_not_read_what_a_task_in_another_workdir_saw() throws Exception {
+        String mark = "SECRET-" + UUID.randomUUID();
+        Path other = Files.createDirectories(dir.resolve("other"));
+        Files.writeString(other.resolve("secret.txt"), mark + "\n");
+        String look =
+                "grep -rho SECRET-[-0-9a-f]* $CODEX_HOME/sessions $CODEX_HOME/history.jsonl | head -1; echo looked";
+        world = CodexWorld.start(
+                dir,
+                bin,
+                r -> r.callOutput("call_1").isPresent()
+                        ? new Reply.Text("Done.")
+                        : new Reply.Call(
+                                "call_1",
+                                "exec_command",
+                                MockResponsesApi.json("{\"cmd\":\""
+                                        + (r.lastUserText().contains("read") ? "cat secret.txt" : look) + "\"}")),
+                Map.of(
+                        "WORKDIR_02_ALIAS", "other",
+                        "WORKDIR_02_PATH", other.toString(),
+                        "WORKDIR_02_READ_ONLY", "false",
+                        "WORKDIR_02_AGENT_MODE", "workspace-write",
+                        "WORKDIR_02_AGENT_RUNTIMES", "codex"));
+        world.finish(
+                AgentServeIT.created(world.mcp.call(
+                        "submit_agent_task", AgentServeIT.submit("other", "codex", "read it", "workspace-write"))),
+                "deny");
+        assertTrue(world.mock.requests().stream().anyMatch(r -> r.text().contains(mark)), "the first task read it");
+        world.finish(world.submit("look around"), "deny");
+        String seen = world.mock
+                .requests()
+                .getLast()
+                .callOutput("call_1")
+                .orElseThrow()
+                .toString();
+        assertTrue(seen.contains("looked"), seen);
+        assertFalse(seen.contains(mark), "another workdir's content reached this task: " + seen);
     }
 }
