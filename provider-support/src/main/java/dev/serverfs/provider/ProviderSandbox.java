@@ -139,9 +139,15 @@ public final class ProviderSandbox {
 
     /**
      * {@code command} run inside the view: the same environment (less {@code TMPDIR}, plus the offline shell's
-     * variable), started in the same held directory, which the view shows at its real path. Unconfined: {@code
-     * command} as it is. A working directory outside the view's root → {@code
-     * AGENT_PROVIDER_ERROR}.
+     * variable), started in the same held directory, which the view shows beneath its workdir's root. Unconfined:
+     * {@code command} as it is. A working directory outside the view's held root → {@code AGENT_PROVIDER_ERROR}.
+     *
+     * <p>The workdir shown is the held root ({@link ProviderView#heldRoot}), never the root by name, which a task of
+     * an outer workdir may have swapped for a symlink (to {@code /}, say) since the submit. bubblewrap can only bind
+     * by name (it resolves even {@code --bind-fd} to a name, and cannot resolve this process's descriptors from
+     * its user namespace), so it binds the held root's current name, and the child, before {@code command}, checks
+     * that the directory shown and the one it starts in are the held ones ({@link #verified}): a name swapped in
+     * the meantime makes it exit with {@link #VIEW_MISMATCH} instead.
      */
     public ProviderCommand wrap(ProviderCommand command, ProviderView view, Grants grants) {
         if (unconfined) {
@@ -149,11 +155,14 @@ public final class ProviderSandbox {
         }
         Map<String, String> environment = new LinkedHashMap<>(command.environment());
         environment.remove("TMPDIR");
-        Path workdir = real(view.root());
-        Path cwd = real(command.workingDirectory());
-        if (!cwd.startsWith(workdir)) {
+        Path workdir = view.root();
+        Path heldRoot = real(view.heldRoot());
+        Path heldCwd = real(command.workingDirectory());
+        if (!heldCwd.startsWith(heldRoot)) {
             throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the task's directory left its workdir");
         }
+        Path cwd = workdir.resolve(heldRoot.relativize(heldCwd));
+        String identities = identity(view.heldRoot()) + "\n" + identity(command.workingDirectory());
         List<String> argv = new ArrayList<>(namespaces());
         List<Path> visible = new ArrayList<>(system(argv));
         argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run"));
@@ -176,7 +185,7 @@ public final class ProviderSandbox {
             argv.addAll(List.of("--ro-bind", offlineShell().toString(), OFFLINE_SHELL.toString()));
             environment.put(variable, OFFLINE_SHELL.toString());
         });
-        argv.addAll(List.of(view.writable() ? "--bind" : "--ro-bind", workdir.toString(), workdir.toString()));
+        argv.addAll(List.of(view.writable() ? "--bind" : "--ro-bind", heldRoot.toString(), workdir.toString()));
         visible.add(workdir);
         for (ProviderView.Concealed entry : view.concealed()) {
             conceal(argv, workdir.resolve(entry.path().display()), entry.directory());
@@ -194,8 +203,38 @@ public final class ProviderSandbox {
             }
         }
         argv.addAll(List.of("--chdir", cwd.toString(), "--"));
+        argv.addAll(verified(workdir, identities));
         argv.addAll(command.argv());
         return new ProviderCommand(argv, command.workingDirectory(), environment, command.maxLineBytes());
+    }
+
+    /** The exit status of a child whose view does not show the held workdir (a name was swapped): nothing ran. */
+    static final int VIEW_MISMATCH = 125;
+
+    /**
+     * What runs the command in the view, after checking that {@code workdir} and the working directory are the
+     * directories whose {@link #identity} are {@code identities} (the root's, a newline, the working directory's).
+     */
+    private static List<String> verified(Path workdir, String identities) {
+        return List.of(
+                "/bin/sh",
+                "-c",
+                "[ \"$(/usr/bin/stat -L -c %d:%i -- \"$1\" .)\" = \"$2\" ] || { echo 'ServerFS: the view shows another"
+                        + " directory than the workdir held for the task' >&2; exit " + VIEW_MISMATCH
+                        + "; }; shift 2; exec \"$@\"",
+                "serverfs-view",
+                workdir.toString(),
+                identities);
+    }
+
+    /** {@code held}'s device and inode (through its magic link: the held directory itself), as stat(1) prints them. */
+    private static String identity(Path held) {
+        try {
+            Map<String, Object> attributes = Files.readAttributes(held, "unix:dev,ino");
+            return attributes.get("dev") + ":" + attributes.get("ino");
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "a path of the provider's view is gone");
+        }
     }
 
     /**

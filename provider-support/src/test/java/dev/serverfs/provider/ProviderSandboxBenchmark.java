@@ -40,8 +40,8 @@ class ProviderSandboxBenchmark {
         ProviderSandbox.Grants grants = ProviderSandbox.Grants.none(List.of(), Optional.empty());
         ProviderCommand plain = new ProviderCommand(
                 List.of("/bin/true"), work, Map.of("HOME", dir.resolve("home").toString()), 1024);
-        ProviderCommand none = sandbox.wrap(plain, new ProviderView(work, true, List.of()), grants);
-        ProviderCommand many = sandbox.wrap(plain, new ProviderView(work, true, hundred), grants);
+        ProviderCommand none = sandbox.wrap(plain, new ProviderView(work, work, true, List.of()), grants);
+        ProviderCommand many = sandbox.wrap(plain, new ProviderView(work, work, true, hundred), grants);
         for (int warm = 0; warm < 20; warm++) {
             time(plain);
             time(none);

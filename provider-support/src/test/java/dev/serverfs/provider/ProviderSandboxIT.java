@@ -66,8 +66,14 @@ class ProviderSandboxIT {
     }
 
     private ProviderView view(boolean writable) {
+        return view(writable, work);
+    }
+
+    /** The view of {@code work}, held as {@code heldRoot}. */
+    private ProviderView view(boolean writable, Path heldRoot) {
         return new ProviderView(
                 work,
+                heldRoot,
                 writable,
                 List.of(
                         new ProviderView.Concealed(new WorkdirPath(List.of(".env")), false),
@@ -155,7 +161,7 @@ class ProviderSandboxIT {
         assertFalse(Files.exists(config.resolve("sessions.jsonl")), "nor written");
 
         String read = "cat $HOME/.provider/sessions.jsonl; cat $HOME/.provider.json";
-        String elsewhere = run(sandbox(), new ProviderView(other, true, List.of()), grants, read);
+        String elsewhere = run(sandbox(), new ProviderView(other, other, true, List.of()), grants, read);
         assertFalse(elsewhere.contains("transcript-of-work"), "another workdir's task reads it: " + elsewhere);
         assertTrue(elsewhere.contains("{}"), "a missing configuration file starts as given: " + elsewhere);
         assertTrue(run(sandbox(), true, grants, read).contains("transcript-of-work"), "the workdir keeps its own");
@@ -213,6 +219,98 @@ class ProviderSandboxIT {
         assertEquals("3", lines[0].strip(), "only loopback in the offline shell: " + out);
         assertEquals("notes", lines[1].strip(), "the same view: " + out);
         assertTrue(Integer.parseInt(lines[2].strip()) > 3, "the provider itself keeps the network: " + out);
+    }
+
+    /**
+     * A process that holds {@code directory} as its working directory until destroyed: {@code /proc/<pid>/cwd} names
+     * that very directory whatever happens to its name, as {@code HeldDirectory#path} does in the server.
+     */
+    private static Process holder(Path directory) throws Exception {
+        return new ProcessBuilder("cat").directory(directory.toFile()).start();
+    }
+
+    private static Path held(Process holder) {
+        return Path.of("/proc", Long.toString(holder.pid()), "cwd");
+    }
+
+    /** {@code command} as the runtime starts it: in its held directory. */
+    private static String start(ProviderCommand command) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command.argv())
+                .directory(command.workingDirectory().toFile())
+                .redirectErrorStream(true);
+        builder.environment().clear();
+        builder.environment().putAll(command.environment());
+        Process p = builder.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        return out;
+    }
+
+    private ProviderCommand readOutside(Path cwd) {
+        return new ProviderCommand(
+                List.of(
+                        "/bin/sh",
+                        "-c",
+                        "cat notes.txt; cat ../outside.txt; cat secret.txt; cat " + dir.resolve("outside.txt")),
+                cwd,
+                Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"),
+                1024);
+    }
+
+    @Test
+    void a_workdir_swapped_for_a_link_to_a_directory_above_it_after_the_submit_shows_nothing_of_it() throws Exception {
+        Process holder = holder(work);
+        try {
+            // the submit held the workdir; then a task of an outer workdir moves it and links its name to a directory
+            // above the moved one (here its parent; "/" would show the whole host)
+            Files.move(work, dir.resolve("moved"));
+            Files.createSymbolicLink(work, dir);
+            String out;
+            try {
+                out = start(sandbox().wrap(readOutside(held(holder)), view(true, held(holder)), GRANTS));
+            } catch (ServerFsException e) {
+                out = e.code().name();
+            }
+            assertFalse(out.contains("outside-secret"), "the child sees nothing beyond its workdir: " + out);
+            assertTrue(out.startsWith("notes"), "the child works in its held workdir: " + out);
+        } finally {
+            holder.destroy();
+        }
+    }
+
+    @Test
+    void a_workdir_swapped_for_a_link_after_its_view_was_built_shows_nothing_of_the_target() throws Exception {
+        Path secrets = Files.createDirectories(dir.resolve("secrets"));
+        Files.writeString(secrets.resolve("secret.txt"), "linked-secret");
+        Process holder = holder(work);
+        try {
+            ProviderCommand command = sandbox().wrap(readOutside(held(holder)), view(true, held(holder)), GRANTS);
+            // between the view's building and bubblewrap's mounts the workdir's name is swapped for a link
+            Files.move(work, dir.resolve("moved"));
+            Files.createSymbolicLink(work, secrets);
+            String out = start(command);
+            assertFalse(out.contains("linked-secret"), "the link's target is not shown: " + out);
+            assertFalse(out.contains("outside-secret"), out);
+            assertTrue(out.contains("the view shows another directory"), "nothing ran: " + out);
+        } finally {
+            holder.destroy();
+        }
+    }
+
+    @Test
+    void a_task_held_in_a_subdirectory_starts_there_in_the_view() throws Exception {
+        Path sub = Files.createDirectories(work.resolve("sub"));
+        Process holder = holder(sub);
+        try {
+            ProviderCommand command = new ProviderCommand(
+                    List.of("/bin/sh", "-c", "pwd; cat ../notes.txt"),
+                    held(holder),
+                    Map.of("PATH", "/usr/bin:/bin"),
+                    1024);
+            assertEquals(sub + "\nnotes", start(sandbox().wrap(command, view(false), GRANTS)));
+        } finally {
+            holder.destroy();
+        }
     }
 
     @Test

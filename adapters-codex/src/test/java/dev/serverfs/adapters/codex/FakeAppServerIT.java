@@ -53,7 +53,7 @@ class FakeAppServerIT {
                 new TaskId("agt_" + "3".repeat(24)),
                 "Say hello",
                 dir,
-                new ProviderView(dir, true, List.of()),
+                new ProviderView(dir, dir, true, List.of()),
                 TaskProfile.WORKSPACE_WRITE,
                 resume,
                 Instant.now().plusSeconds(60));

@@ -387,7 +387,7 @@ class FakeAgentRuntimeIT {
                                 task.id(),
                                 "hold:wait:",
                                 root,
-                                new ProviderView(root, true, List.of()),
+                                new ProviderView(root, root, true, List.of()),
                                 TaskProfile.WORKSPACE_WRITE,
                                 Optional.empty(),
                                 task.deadlineAt()),

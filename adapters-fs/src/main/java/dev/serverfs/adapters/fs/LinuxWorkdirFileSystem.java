@@ -147,7 +147,13 @@ public final class LinuxWorkdirFileSystem
     @Override
     public HeldDirectory hold(Workdir workdir, WorkdirPath path) {
         String label = label(workdir, path);
-        return new NativeHeldDirectory(openBeneath(workdir, path, O_PATH | O_DIRECTORY, label));
+        Root root = root(workdir, label);
+        try {
+            return new NativeHeldDirectory(confinement.open(root.fd(), path, O_PATH | O_DIRECTORY, label), root.fd());
+        } catch (RuntimeException | Error e) {
+            root.close();
+            throw e;
+        }
     }
 
     @Override

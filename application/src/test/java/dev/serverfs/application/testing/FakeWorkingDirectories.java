@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Scripted {@link WorkingDirectories}: every path is a directory unless {@link #refuse} made it fail with a code
  * (e.g. {@code PATH_NOT_FOUND} once a test removed it); {@link HeldDirectory#path} is the host path beneath the
- * workdir root. Counts the directories held and not yet released.
+ * workdir root, {@link HeldDirectory#root} the root. Counts the directories held and not yet released.
  */
 public final class FakeWorkingDirectories implements WorkingDirectories {
     private final Map<String, ErrorCode> refused = new ConcurrentHashMap<>();
@@ -54,6 +54,11 @@ public final class FakeWorkingDirectories implements WorkingDirectories {
             @Override
             public Path path() {
                 return host;
+            }
+
+            @Override
+            public Path root() {
+                return workdir.root();
             }
 
             @Override

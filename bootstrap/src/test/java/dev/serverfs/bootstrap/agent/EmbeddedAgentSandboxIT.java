@@ -2,11 +2,17 @@ package dev.serverfs.bootstrap.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.serverfs.adapters.fs.LinuxWorkdirFileSystem;
+import dev.serverfs.application.port.out.HeldDirectory;
 import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.bootstrap.config.ConfigLoader;
 import dev.serverfs.bootstrap.config.ServerFsConfig;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import dev.serverfs.domain.workdir.WorkdirPath;
 import dev.serverfs.provider.ProviderCommand;
 import dev.serverfs.provider.ProviderSandbox;
 import java.nio.charset.StandardCharsets;
@@ -58,16 +64,24 @@ class EmbeddedAgentSandboxIT {
 
     /** {@code script} run by {@code /bin/sh} in the workdir's view; its output. */
     private String run(ServerFsConfig config, String script) throws Exception {
+        return start(wrap(config, script, work, work));
+    }
+
+    /** {@code script} wrapped for the view of the workdir held as {@code root}, started in {@code cwd}. */
+    private ProviderCommand wrap(ServerFsConfig config, String script, Path root, Path cwd) {
         ProviderSandbox sandbox = EmbeddedAgent.sandbox(config);
         assertEquals(Optional.empty(), sandbox.unavailableReason(), "these tests need bubblewrap and user namespaces");
-        ProviderCommand command = sandbox.wrap(
+        return sandbox.wrap(
                 new ProviderCommand(
                         List.of("/bin/sh", "-c", script),
-                        work,
+                        cwd,
                         Map.of("HOME", dir.resolve("home").toString(), "PATH", "/usr/bin:/bin"),
                         1024),
-                new ProviderView(work, true, List.of()),
+                new ProviderView(work, root, true, List.of()),
                 ProviderSandbox.Grants.none(List.of(), Optional.empty()));
+    }
+
+    private static String start(ProviderCommand command) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(command.argv())
                 .directory(command.workingDirectory().toFile())
                 .redirectErrorStream(true);
@@ -98,5 +112,37 @@ class EmbeddedAgentSandboxIT {
         String out = run(config(envFile, dir.resolve("none")), "cat serverfs.conf; cat notes.txt");
         assertTrue(out.contains("ordinary notes"), out);
         assertFalse(out.contains(TOKEN), "the env file is concealed: " + out);
+    }
+
+    /**
+     * A workdir nested in a read-write one, held by a submit, then swapped for a symlink to a directory with a secret
+     * (by a task of the outer workdir, say) before bubblewrap mounts it: the child never sees the link's target.
+     */
+    @Test
+    void a_workdir_swapped_for_a_symlink_after_the_submit_held_it_is_never_shown() throws Exception {
+        Path secrets = Files.createDirectories(dir.resolve("secrets"));
+        Files.writeString(secrets.resolve("secret.txt"), "planted-secret");
+        ServerFsConfig config = config(dir.resolve("serverfs.env"), dir.resolve("none"));
+        try (LinuxWorkdirFileSystem fs = new LinuxWorkdirFileSystem();
+                HeldDirectory held = fs.hold(config.workdirs().all().getFirst(), WorkdirPath.ROOT)) {
+            String script = "cat notes.txt; cat secret.txt; cat ../secrets/secret.txt";
+            ProviderCommand early = wrap(config, script, held.root(), held.path());
+            Files.move(work, dir.resolve("moved"));
+            Files.createSymbolicLink(work, secrets);
+            String out = start(early);
+            assertFalse(out.contains("planted-secret"), "swapped after the view was built: " + out);
+
+            Files.delete(work);
+            Files.createSymbolicLink(work, dir);
+            out = start(wrap(config, script, held.root(), held.path()));
+            assertFalse(out.contains("planted-secret"), "swapped for a link above it before: " + out);
+            assertTrue(out.contains("ordinary notes"), "the held workdir is shown: " + out);
+
+            // a later submit never holds the link
+            ServerFsException e = assertThrows(
+                    ServerFsException.class,
+                    () -> fs.hold(config.workdirs().all().getFirst(), WorkdirPath.ROOT));
+            assertEquals(ErrorCode.SYMLINK_NOT_ALLOWED, e.code());
+        }
     }
 }

@@ -11,6 +11,12 @@ public interface HeldDirectory extends AutoCloseable {
 
     Path path();
 
+    /**
+     * The workdir root this directory was opened beneath, held open as long, named the same way: what a provider
+     * child's view shows as its workdir (issue 25), so that a root swapped for a symlink since is never shown.
+     */
+    Path root();
+
     /** Releases the directory; idempotent. */
     @Override
     void close();

@@ -7,14 +7,17 @@ import java.util.Objects;
 
 /**
  * What a provider child may see of its workdir (issue 25): the workdir's root (a host path: never logged or
- * returned), whether the child may write there ({@code workspace-write}) or only read ({@code review}), and the
- * entries its deny rules refuse to the file tools, which the child's view conceals. The entries are those that
- * existed when the task was submitted; what appears later is the task's own work or goes unconcealed.
+ * returned), where the view shows it; {@code heldRoot}, the directory shown there, a {@link HeldDirectory#root}
+ * naming the root held since the submit (not the root by name, which may have been swapped for a symlink since);
+ * whether the child may write there ({@code workspace-write}) or only read ({@code review}), and the entries its deny
+ * rules refuse to the file tools, which the child's view conceals. The entries are those that existed when the task
+ * was submitted; what appears later is the task's own work or goes unconcealed.
  */
-public record ProviderView(Path root, boolean writable, List<Concealed> concealed) {
+public record ProviderView(Path root, Path heldRoot, boolean writable, List<Concealed> concealed) {
 
     public ProviderView {
         Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(heldRoot, "heldRoot");
         concealed = List.copyOf(concealed);
     }
 

@@ -12,7 +12,10 @@ import java.util.List;
  */
 public interface WorkingDirectories {
 
-    /** Opens and holds {@code path} (already policy-checked) of {@code workdir}; the caller closes it. */
+    /**
+     * Opens and holds {@code path} (already policy-checked) of {@code workdir}, and the root it was opened beneath;
+     * the caller closes it.
+     */
     HeldDirectory hold(Workdir workdir, WorkdirPath path);
 
     /**

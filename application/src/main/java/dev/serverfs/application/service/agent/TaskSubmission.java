@@ -201,7 +201,13 @@ public final class TaskSubmission implements SubmitAgentTaskUseCase {
         Optional<NativeIds> resumeFrom =
                 c.continueFromTaskId().flatMap(records.store()::find).map(Task::nativeIds);
         TurnRequest turn = new TurnRequest(
-                task.id(), c.prompt(), directory.path(), view(workdir, profile), profile, resumeFrom, deadline);
+                task.id(),
+                c.prompt(),
+                directory.path(),
+                view(workdir, directory, profile),
+                profile,
+                resumeFrom,
+                deadline);
         AgentRuntime runtime = runtimes.find(name).orElseThrow();
 
         submitLock.lock();
@@ -218,13 +224,16 @@ public final class TaskSubmission implements SubmitAgentTaskUseCase {
     }
 
     /**
-     * What the task's provider may see (issue 25): the workdir, writable only for {@code workspace-write}, with its
-     * deny-listed entries concealed. Found before the lease and the row, so a workdir that cannot be viewed fails the
-     * submit and changes nothing.
+     * What the task's provider may see (issue 25): the workdir (the root {@code directory} was opened beneath, held
+     * with it), writable only for {@code workspace-write}, with its deny-listed entries concealed. Found before the
+     * lease and the row, so a workdir that cannot be viewed fails the submit and changes nothing.
      */
-    private ProviderView view(Workdir workdir, TaskProfile profile) {
+    private ProviderView view(Workdir workdir, HeldDirectory directory, TaskProfile profile) {
         return new ProviderView(
-                workdir.root(), profile.holdsWriterLease(), directories.deniedEntries(workdir, MAX_CONCEALED_ENTRIES));
+                workdir.root(),
+                directory.root(),
+                profile.holdsWriterLease(),
+                directories.deniedEntries(workdir, MAX_CONCEALED_ENTRIES));
     }
 
     /** Under the submit lock: lease, row, guard, deadline timer, runner. */
