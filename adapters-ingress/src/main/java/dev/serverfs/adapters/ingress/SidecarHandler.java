@@ -1,6 +1,7 @@
 package dev.serverfs.adapters.ingress;
 
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.serverfs.application.port.in.FetchRemoteFileUseCase;
@@ -34,8 +35,11 @@ final class SidecarHandler implements HttpHandler {
 
     static final int MAX_REQUEST_BYTES = 65_536;
     private static final Logger log = LoggerFactory.getLogger(SidecarHandler.class);
-    private static final ObjectReader JSON =
-            IngressJson.MAPPER.reader().with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+    /** Strict: duplicate keys and anything after the one JSON value (a second value, garbage) are bad requests. */
+    private static final ObjectReader JSON = IngressJson.MAPPER
+            .reader()
+            .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private static final Set<ErrorCode> CLIENT_FAULTS = EnumSet.of(
             ErrorCode.FILE_INGRESS_URL_NOT_ALLOWED,

@@ -121,6 +121,9 @@ class UndertowIngressSidecarIT {
                 "{\"download_url\":\"https://files.test/x\",\"max_bytes\":0}",
                 "{\"download_url\":\"https://files.test/x\",\"max_bytes\":-5}",
                 "{\"download_url\":\"https://files.test/x\",\"max_bytes\":10,\"max_bytes\":20}",
+                "{\"download_url\":\"https://files.test/x\",\"max_bytes\":10} trailing",
+                "{\"download_url\":\"https://files.test/x\",\"max_bytes\":10}{\"max_bytes\":20}",
+                "{\"download_url\":\"https://files.test/x\",\"max_bytes\":10}]",
             })
     void malformed_bodies_are_bad_requests(String json) {
         assertCode(RawHttp.postJson(address, json), 400, "FILE_INGRESS_BAD_REQUEST");
