@@ -33,7 +33,7 @@ final class HttpClients5 {
 
     static CloseableHttpClient build(
             Duration timeout, DnsResolver dns, TlsSocketStrategy tls, String scheme, int maxConnections) {
-        Timeout t = Timeout.of(timeout);
+        Timeout t = atLeastOneMillisecond(timeout);
         var connections = new NoProxyConnectionManagerBuilder(scheme)
                 .setDnsResolver(dns)
                 .setTlsSocketStrategy(tls)
@@ -72,6 +72,14 @@ final class HttpClients5 {
                 .disableConnectionState()
                 .disableDefaultUserAgent()
                 .build();
+    }
+
+    /**
+     * Sockets take their timeouts in whole milliseconds and read 0 as "wait forever", so a configured timeout below
+     * 1 ms (the settings accept {@code 0.0001} seconds) would silently remove the bound: it becomes 1 ms instead.
+     */
+    static Timeout atLeastOneMillisecond(Duration timeout) {
+        return timeout.compareTo(Duration.ofMillis(1)) < 0 ? Timeout.ofMilliseconds(1) : Timeout.of(timeout);
     }
 
     /** Connection manager whose sockets are created with {@link Proxy#NO_PROXY}; only {@code scheme} is known. */

@@ -118,6 +118,19 @@ class ApacheHttpsFetcherIT {
     }
 
     @Test
+    void a_sub_millisecond_timeout_still_bounds_reads() {
+        // SERVERFS_FILE_INGRESS_FETCH_TIMEOUT_SECONDS=0.0001 is accepted; it must not become "no timeout" (0 ms).
+        upstream.stall("/slow");
+        try (ApacheHttpsFetcher tiny =
+                TestResolution.fetcher(Duration.ofNanos(100_000), upstream.port(), impostor.port())) {
+            assertTimeoutPreemptively(
+                    Duration.ofSeconds(20),
+                    () -> assertEquals(
+                            ErrorCode.FILE_INGRESS_UPSTREAM_FAILED, failure(tiny, "https://files.test/slow", 100)));
+        }
+    }
+
+    @Test
     void a_certificate_for_another_host_name_is_refused() {
         upstream.bytes("/file", new byte[] {1});
         assertEquals(ErrorCode.FILE_INGRESS_UPSTREAM_FAILED, failure(fetcher, "https://wrong.test/file", 10));

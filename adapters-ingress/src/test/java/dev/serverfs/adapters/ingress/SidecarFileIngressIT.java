@@ -253,6 +253,26 @@ class SidecarFileIngressIT {
                 assertCode(ErrorCode.FILE_INGRESS_UNAVAILABLE, () -> quick.fetch("https://files.test/x", 10));
             }
         }
+
+        @Test
+        void a_sub_millisecond_timeout_still_bounds_the_call() {
+            // SERVERFS_FILE_INGRESS_TIMEOUT_SECONDS=0.0001 is accepted; it must not become "no timeout" (0 ms).
+            behaviour = exchange -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            try (SidecarFileIngress tiny = new SidecarFileIngress(
+                    URI.create("http://127.0.0.1:" + fake.getAddress().getPort() + "/fetch"),
+                    Duration.ofNanos(100_000))) {
+                assertTimeoutPreemptively(
+                        Duration.ofSeconds(20),
+                        () -> assertCode(
+                                ErrorCode.FILE_INGRESS_UNAVAILABLE, () -> tiny.fetch("https://files.test/x", 10)));
+            }
+        }
     }
 
     @Test
