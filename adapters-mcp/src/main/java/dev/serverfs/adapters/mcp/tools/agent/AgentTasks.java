@@ -21,6 +21,7 @@ import dev.serverfs.domain.task.TaskFailure;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskResult;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -143,16 +144,30 @@ final class AgentTasks implements ToolTasks {
     // ----------------------------------------------------------------------------------------- the view
 
     static ToolTask task(TaskView view) {
-        Duration ttl = Duration.between(view.createdAt(), view.deadlineAt());
+        Duration ttl = Duration.between(view.createdAt(), readableUntil(view));
         return new ToolTask(
                 view.taskId().value(),
                 state(view),
                 view.createdAt(),
                 view.updatedAt(),
-                // The task cannot run past its deadline; it is kept (retention) at least that long.
                 ttl.isPositive() ? Optional.of(ttl) : Optional.empty(),
                 POLL_INTERVAL,
                 Optional.of(view.status().wire()));
+    }
+
+    /**
+     * How long the task is surely readable (the extension: a task stays readable for its ttlMs): until its deadline,
+     * or until retention may delete it when that comes first. Retention (frozen into the manifest) counts from the
+     * task's end, and a task still running ends no earlier than its last update.
+     */
+    private static Instant readableUntil(TaskView view) {
+        JsonNode retention =
+                StoredJson.parse(view.manifest().json()).path("limits").path("retention_seconds");
+        if (!retention.canConvertToLong() || retention.longValue() <= 0) {
+            return view.deadlineAt();
+        }
+        Instant kept = view.completedAt().orElse(view.updatedAt()).plusSeconds(retention.longValue());
+        return kept.isBefore(view.deadlineAt()) ? kept : view.deadlineAt();
     }
 
     private static ToolTask.State state(TaskView view) {

@@ -20,12 +20,15 @@ import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.InteractionKind;
 import dev.serverfs.domain.task.PendingRequest;
 import dev.serverfs.domain.task.RequestId;
+import dev.serverfs.domain.task.ResultStorage;
 import dev.serverfs.domain.task.RuntimeName;
 import dev.serverfs.domain.task.StoredManifest;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskProfile;
+import dev.serverfs.domain.task.TaskResult;
 import dev.serverfs.domain.task.TaskStatus;
 import dev.serverfs.domain.workdir.WorkdirAlias;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,6 +86,39 @@ class AgentTasksTest {
                 Optional.empty(),
                 Optional.of(REQUEST),
                 Optional.of(pending(kind, payload)));
+    }
+
+    /**
+     * A task without a pending request, its manifest freezing {@code retentionSeconds}: running (last updated
+     * {@code at}) or succeeded (ended {@code at}), with a deadline a day after creation.
+     */
+    private static TaskView unattended(TaskStatus status, Instant at, long retentionSeconds) {
+        boolean succeeded = status == TaskStatus.SUCCEEDED;
+        return new TaskView(
+                TASK,
+                RuntimeName.of("fake"),
+                new WorkdirAlias("proj"),
+                1,
+                "",
+                TaskProfile.REVIEW,
+                status,
+                T0,
+                Optional.of(T0),
+                at,
+                succeeded ? Optional.of(at) : Optional.empty(),
+                T0.plus(Duration.ofDays(1)),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                succeeded
+                        ? Optional.of(new TaskResult("done", ResultStorage.INLINE, 4, "b".repeat(64)))
+                        : Optional.empty(),
+                new StoredManifest(
+                        "{\"limits\":{\"retention_seconds\":" + retentionSeconds + ",\"task_timeout_seconds\":86400}}",
+                        "a".repeat(64)),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty());
     }
 
     private AgentTasks tasks(TaskView view) {
@@ -206,5 +242,22 @@ class AgentTasksTest {
 
         assertEquals(List.of("cancel " + TASK.value()), calls);
         assertTrue(tasks.get("not-an-agent-task").isEmpty());
+    }
+
+    @Test
+    void the_ttl_never_outlasts_what_retention_keeps() {
+        Instant ended = T0.plusSeconds(60);
+
+        // Retention (1 h) is shorter than the deadline (a day): a task that ended after a minute is deleted an hour
+        // later, so it is readable for 61 minutes from its creation, not a day.
+        ToolTask finished = AgentTasks.task(unattended(TaskStatus.SUCCEEDED, ended, 3600));
+        // Still running, last updated at that minute: it cannot end (and start its retention) any earlier.
+        ToolTask running = AgentTasks.task(unattended(TaskStatus.RUNNING, ended, 3600));
+        // Retention longer than the deadline: the ttl is the time to the deadline, as before.
+        ToolTask kept = AgentTasks.task(unattended(TaskStatus.SUCCEEDED, ended, 604_800));
+
+        assertEquals(Optional.of(Duration.ofSeconds(3660)), finished.ttl());
+        assertEquals(Optional.of(Duration.ofSeconds(3660)), running.ttl());
+        assertEquals(Optional.of(Duration.ofDays(1)), kept.ttl());
     }
 }
