@@ -20,6 +20,7 @@ import dev.serverfs.domain.task.RequestStatus;
 import dev.serverfs.domain.task.TaskFailure;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.task.TaskResult;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,6 +60,7 @@ final class AgentTasks implements ToolTasks {
 
     private final AgentUseCases agent;
     private final AgentTools tools;
+    private final Clock clock = Clock.systemUTC();
 
     AgentTasks(AgentUseCases agent, AgentTools tools) {
         this.agent = Objects.requireNonNull(agent, "agent");
@@ -67,7 +69,7 @@ final class AgentTasks implements ToolTasks {
 
     @Override
     public Optional<ToolTask> get(String taskId) {
-        return view(taskId).map(AgentTasks::task);
+        return view(taskId).map(view -> task(view, clock.instant()));
     }
 
     private Optional<TaskView> view(String taskId) {
@@ -143,8 +145,9 @@ final class AgentTasks implements ToolTasks {
 
     // ----------------------------------------------------------------------------------------- the view
 
-    static ToolTask task(TaskView view) {
-        Duration ttl = Duration.between(view.createdAt(), readableUntil(view));
+    /** The task as the extension shows it at {@code now} (the moment it is read). */
+    static ToolTask task(TaskView view, Instant now) {
+        Duration ttl = Duration.between(view.createdAt(), readableUntil(view, now));
         return new ToolTask(
                 view.taskId().value(),
                 state(view),
@@ -158,15 +161,16 @@ final class AgentTasks implements ToolTasks {
     /**
      * How long the task is surely readable (the extension: a task stays readable for its ttlMs): until its deadline,
      * or until retention may delete it when that comes first. Retention (frozen into the manifest) counts from the
-     * task's end, and a task still running ends no earlier than its last update.
+     * task's end, and a task still running ends no earlier than now.
      */
-    private static Instant readableUntil(TaskView view) {
+    private static Instant readableUntil(TaskView view, Instant now) {
         JsonNode retention =
                 StoredJson.parse(view.manifest().json()).path("limits").path("retention_seconds");
         if (!retention.canConvertToLong() || retention.longValue() <= 0) {
             return view.deadlineAt();
         }
-        Instant kept = view.completedAt().orElse(view.updatedAt()).plusSeconds(retention.longValue());
+        Instant ended = view.completedAt().orElseGet(() -> now.isAfter(view.updatedAt()) ? now : view.updatedAt());
+        Instant kept = ended.plusSeconds(retention.longValue());
         return kept.isBefore(view.deadlineAt()) ? kept : view.deadlineAt();
     }
 

@@ -247,17 +247,21 @@ class AgentTasksTest {
     @Test
     void the_ttl_never_outlasts_what_retention_keeps() {
         Instant ended = T0.plusSeconds(60);
+        Instant later = T0.plus(Duration.ofHours(2));
 
         // Retention (1 h) is shorter than the deadline (a day): a task that ended after a minute is deleted an hour
-        // later, so it is readable for 61 minutes from its creation, not a day.
-        ToolTask finished = AgentTasks.task(unattended(TaskStatus.SUCCEEDED, ended, 3600));
-        // Still running, last updated at that minute: it cannot end (and start its retention) any earlier.
-        ToolTask running = AgentTasks.task(unattended(TaskStatus.RUNNING, ended, 3600));
+        // later, so it is readable for 61 minutes from its creation, not a day (read at once or two hours on).
+        ToolTask finished = AgentTasks.task(unattended(TaskStatus.SUCCEEDED, ended, 3600), ended);
+        ToolTask finishedLater = AgentTasks.task(unattended(TaskStatus.SUCCEEDED, ended, 3600), later);
+        // Still running (last updated at that minute) when read two hours on: it cannot end before now, so retention
+        // keeps it at least an hour past now.
+        ToolTask running = AgentTasks.task(unattended(TaskStatus.RUNNING, ended, 3600), later);
         // Retention longer than the deadline: the ttl is the time to the deadline, as before.
-        ToolTask kept = AgentTasks.task(unattended(TaskStatus.SUCCEEDED, ended, 604_800));
+        ToolTask kept = AgentTasks.task(unattended(TaskStatus.SUCCEEDED, ended, 604_800), ended);
 
         assertEquals(Optional.of(Duration.ofSeconds(3660)), finished.ttl());
-        assertEquals(Optional.of(Duration.ofSeconds(3660)), running.ttl());
+        assertEquals(Optional.of(Duration.ofSeconds(3660)), finishedLater.ttl());
+        assertEquals(Optional.of(Duration.ofHours(3)), running.ttl());
         assertEquals(Optional.of(Duration.ofDays(1)), kept.ttl());
     }
 }
