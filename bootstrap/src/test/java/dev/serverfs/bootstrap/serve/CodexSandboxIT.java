@@ -120,8 +120,7 @@ class CodexSandboxIT {
         String mark = "SECRET-" + UUID.randomUUID();
         Path other = Files.createDirectories(dir.resolve("other"));
         Files.writeString(other.resolve("secret.txt"), mark + "\n");
-        String look =
-                "grep -rho SECRET-[-0-9a-f]* $CODEX_HOME/sessions $CODEX_HOME/history.jsonl | head -1; echo looked";
+        String look = "grep -rhoaE 'SECRET-[0-9a-f-]+' $CODEX_HOME | head -1; echo looked";
         world = CodexWorld.start(
                 dir,
                 bin,
