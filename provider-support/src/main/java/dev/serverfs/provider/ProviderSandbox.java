@@ -187,6 +187,7 @@ public final class ProviderSandbox {
         });
         argv.addAll(List.of(view.writable() ? "--bind" : "--ro-bind", heldRoot.toString(), workdir.toString()));
         visible.add(workdir);
+        concealProjectConfiguration(argv, grants.projectConfiguration(), workdir, cwd);
         for (ProviderView.Concealed entry : view.concealed()) {
             conceal(argv, workdir.resolve(entry.path().display()), entry.directory());
         }
@@ -262,6 +263,23 @@ public final class ProviderSandbox {
                     ? real(p)
                     : createOnce(createOwnerOnly(own.resolve("defaults")).resolve(name(p)), setting.getValue());
             argv.addAll(List.of("--ro-bind", source.toString(), p.toString()));
+        }
+    }
+
+    /**
+     * The provider's project configuration ({@link Grants#projectConfiguration}) in each directory from the task's
+     * directory up to the workdir's root, where the provider looks for it: concealed, since any task can write it and
+     * the provider acts on what it names (a probing session had Codex start an MCP server a workdir's {@code
+     * .codex/config.toml} named, on the host's network).
+     */
+    private static void concealProjectConfiguration(List<String> argv, List<String> names, Path workdir, Path cwd) {
+        for (Path d = cwd; d != null && d.startsWith(workdir); d = d.getParent()) {
+            for (String name : names) {
+                Path p = d.resolve(name);
+                if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                    conceal(argv, p, Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS));
+                }
+            }
         }
     }
 
@@ -441,8 +459,9 @@ public final class ProviderSandbox {
      * (created owner-only when missing) and {@code files} (created with the given content when missing), shown
      * read-write at these paths. Inside them, the operator's: {@code login} files, bound read-write where they exist;
      * {@code settings} files, bound read-only (where the operator has none, the given content). Its installation
-     * read-only, and the environment variable that takes the offline shell when its commands are not kept offline by
-     * a sandbox of its own.
+     * read-only, the environment variable that takes the offline shell when its commands are not kept offline by a
+     * sandbox of its own, and the names of the provider's project configuration, which the view conceals in the
+     * task's directory and each one above it up to the workdir's root.
      */
     public record Grants(
             List<Path> directories,
@@ -450,7 +469,8 @@ public final class ProviderSandbox {
             List<Path> login,
             Map<Path, String> settings,
             List<Path> readOnly,
-            Optional<String> offlineShell) {
+            Optional<String> offlineShell,
+            List<String> projectConfiguration) {
         public Grants {
             directories = List.copyOf(directories);
             files = Map.copyOf(files);
@@ -458,11 +478,12 @@ public final class ProviderSandbox {
             settings = Map.copyOf(settings);
             readOnly = List.copyOf(readOnly);
             Objects.requireNonNull(offlineShell, "offlineShell");
+            projectConfiguration = List.copyOf(projectConfiguration);
         }
 
         /** Nothing of a provider's own: installation paths and the offline shell's variable only. */
         public static Grants none(List<Path> readOnly, Optional<String> offlineShell) {
-            return new Grants(List.of(), Map.of(), List.of(), Map.of(), readOnly, offlineShell);
+            return new Grants(List.of(), Map.of(), List.of(), Map.of(), readOnly, offlineShell, List.of());
         }
     }
 

@@ -204,7 +204,31 @@ class ProviderSandboxIT {
                 List.of(config.resolve("auth.json")),
                 Map.of(config.resolve("settings.json"), "{\"default\":true}"),
                 List.of(),
-                Optional.empty());
+                Optional.empty(),
+                List.of(".provider"));
+    }
+
+    /**
+     * The provider reads its project configuration in the task's directory and each one above it up to the root
+     * (Codex: {@code .codex}); any task can write it, so the view conceals it there.
+     */
+    @Test
+    void the_project_configuration_on_the_way_to_the_tasks_directory_is_concealed() throws Exception {
+        Path sub = Files.createDirectories(work.resolve("sub"));
+        for (Path d : List.of(work, sub, Files.createDirectories(work.resolve("elsewhere")))) {
+            Files.createDirectories(d.resolve(".provider"));
+            Files.writeString(d.resolve(".provider/config"), "planted-in-" + d.getFileName());
+        }
+        Files.writeString(sub.resolve(".provider.json"), "not-configuration");
+        ProviderCommand command = new ProviderCommand(
+                List.of("/bin/sh", "-c", "cat ../.provider/config .provider/config ../elsewhere/.provider/config"),
+                sub,
+                Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"),
+                1024);
+        String out = start(sandbox().wrap(command, view(true), grants()));
+        assertFalse(out.contains("planted-in-work"), out);
+        assertFalse(out.contains("planted-in-sub"), out);
+        assertTrue(out.contains("planted-in-elsewhere"), "not where the provider looks: " + out);
     }
 
     @Test

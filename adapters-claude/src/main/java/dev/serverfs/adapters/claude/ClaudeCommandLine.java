@@ -147,7 +147,8 @@ final class ClaudeCommandLine {
                 configDir.map(d -> Map.of(d.resolve("settings.json"), "{}")).orElse(Map.of()),
                 ProviderSandbox.installation(bin, environment.get("PATH")).stream()
                         .toList(),
-                Optional.of("CLAUDE_CODE_SHELL_PREFIX"));
+                Optional.of("CLAUDE_CODE_SHELL_PREFIX"),
+                List.of());
     }
 
     /** The child's whole environment: the allow-listed part of {@code caller}, then {@link #FORCED}. */

@@ -60,7 +60,9 @@ final class CodexCommandLine {
      * What a Codex child needs in its view (issue 25): its {@code CODEX_HOME} (the child's, else {@code ~/.codex}), the
      * workdir's own, so its sessions and history stay with the workdir; the operator's login ({@code auth.json})
      * read-write and {@code config.toml} read-only inside it; its installation read-only. Its commands stay offline
-     * through Codex's own sandbox ({@code networkAccess: false} below), which runs nested inside the view.
+     * through Codex's own sandbox ({@code networkAccess: false} below), which runs nested inside the view. The
+     * workdir's {@code .codex} directories (a trusted project's configuration, hooks and rules, read from the task's
+     * directory up to the project root) are concealed: a task can write them, and Codex starts what they name.
      */
     static ProviderSandbox.Grants grants(String bin, Map<String, String> environment) {
         Optional<Path> codexHome = Optional.ofNullable(environment.get("CODEX_HOME"))
@@ -74,7 +76,8 @@ final class CodexCommandLine {
                 codexHome.map(h -> Map.of(h.resolve("config.toml"), "")).orElse(Map.of()),
                 ProviderSandbox.installation(bin, environment.get("PATH")).stream()
                         .toList(),
-                Optional.empty());
+                Optional.empty(),
+                List.of(".codex"));
     }
 
     /** {@code read-only} or {@code workspace-write}: the mode string {@code thread/start} takes. */

@@ -27,7 +27,7 @@ class ClaudeConfigurationEscapeIT {
     private static final String MARK = "SECRET-" + UUID.randomUUID();
 
     /** Appends NET-OPEN or NET-CLOSED to {@code <its directory>/<argv[1]>.txt}: can it reach the mock model? */
-    private static final String PROBE = """
+    static final String PROBE = """
             import socket, sys, os
             try:
                 socket.create_connection(("127.0.0.1", int(sys.argv[2])), 3); r = "NET-OPEN"

@@ -152,4 +152,29 @@ class CodexSandboxIT {
         assertTrue(seen.contains("looked"), seen);
         assertFalse(seen.contains(mark), "another workdir's content reached this task: " + seen);
     }
+
+    /**
+     * Codex loads a trusted project's {@code .codex/config.toml} (MCP servers, hooks, notify) and starts what it
+     * names itself, on the host's network. A task of another runtime (or a human-approved command) can write it.
+     */
+    @Test
+    void a_task_starts_nothing_the_workdirs_codex_config_names() throws Exception {
+        world = CodexWorld.start(dir, bin, r -> new Reply.Text("Done."), Map.of());
+        int port = java.net.URI.create(world.mock.baseUrl()).getPort();
+        Files.writeString(world.proj.resolve("probe.py"), ClaudeConfigurationEscapeIT.PROBE);
+        Files.createDirectories(world.proj.resolve(".codex"));
+        String probe = "[\"" + world.proj.resolve("probe.py") + "\", \"%s\", \"" + port + "\"]";
+        Files.writeString(world.proj.resolve(".codex/config.toml"), """
+                notify = ["/usr/bin/python3", %s]
+
+                [mcp_servers.planted]
+                command = "/usr/bin/python3"
+                args = %s
+                """.formatted(
+                probe.formatted("notify").substring(1, probe.formatted("notify").length() - 1),
+                probe.formatted("mcp")));
+        world.finish(world.submit("hello"), "deny");
+        assertFalse(Files.exists(world.proj.resolve("mcp.txt")), "a planted MCP server was started");
+        assertFalse(Files.exists(world.proj.resolve("notify.txt")), "a planted notify program was run");
+    }
 }
