@@ -39,7 +39,8 @@ import org.xnio.XnioExecutor;
  * dispatched. Responses are single JSON documents written with Undertow's non-blocking sender, the exchange then
  * ended on the connection's I/O thread (see {@code json}); a large answer is held against the answer budget until
  * its client takes it (503 when it does not fit, see {@code respond}); a request with a {@code progressToken} whose
- * tool reports progress is answered as an SSE stream instead ({@link ResponseStream}). We offer no server-initiated
+ * tool reports progress is answered as an SSE stream instead ({@link ResponseStream}). A stateless read-tool call whose
+ * client closes its connection is stopped and answered nothing ({@link Disconnects}). We offer no server-initiated
  * SSE stream, so GET is 405. Whatever escapes the dispatcher (a {@code StackOverflowError}, a failing audit log) is
  * answered {@code -32603 Internal error}, never an empty 500.
  */
@@ -95,6 +96,7 @@ final class McpHttpHandler implements HttpHandler {
     private final TransportLimits limits;
     private final Executor workers;
     private final TransportStats stats;
+    private final Disconnects disconnects;
 
     McpHttpHandler(
             Supplier<RequestGate> gate,
@@ -105,7 +107,8 @@ final class McpHttpHandler implements HttpHandler {
             ByteBudget responses,
             TransportLimits limits,
             Executor workers,
-            TransportStats stats) {
+            TransportStats stats,
+            Disconnects disconnects) {
         this.gate = Objects.requireNonNull(gate, "gate");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
@@ -115,6 +118,7 @@ final class McpHttpHandler implements HttpHandler {
         this.limits = Objects.requireNonNull(limits, "limits");
         this.workers = Objects.requireNonNull(workers, "workers");
         this.stats = Objects.requireNonNull(stats, "stats");
+        this.disconnects = Objects.requireNonNull(disconnects, "disconnects");
     }
 
     @Override
@@ -318,16 +322,36 @@ final class McpHttpHandler implements HttpHandler {
         switch (StatelessGate.check(exchange.getRequestHeaders(), envelope, dispatcher::paramHeaders)) {
             case StatelessGate.Checked.Refused r -> json(exchange, r.status(), r.body());
             case StatelessGate.Checked.Accepted a -> {
-                McpDispatcher.Answer answer = ScopedValue.where(RequestMeta.CURRENT, a.meta())
-                        .call(() ->
-                                dispatcher.stateless(a.meta(), envelope.id(), envelope.method(), envelope.params()));
-                if (answer.status() == 200) {
+                McpDispatcher.Answer answer = statelessRequest(exchange, a.meta(), envelope);
+                if (answer == null) {
+                    // The client closed its connection, which cancelled the call (2026-07-28 transports
+                    // §Cancellation): nothing more is sent for it.
+                    IoUtils.safeClose(exchange.getConnection());
+                } else if (answer.status() == 200) {
                     respond(exchange, envelope.id(), answer.body());
                 } else {
                     json(exchange, answer.status(), answer.body());
                 }
             }
         }
+    }
+
+    /**
+     * A stateless request's answer, or null when its client left and so cancelled it: a request that a cancellation
+     * may stop ({@link McpDispatcher#cancellable}) is watched for its client's close while it runs ({@link
+     * Disconnects}).
+     */
+    private McpDispatcher.Answer statelessRequest(HttpServerExchange exchange, RequestMeta meta, Envelope envelope) {
+        ScopedValue.Carrier scope = ScopedValue.where(RequestMeta.CURRENT, meta);
+        if (!dispatcher.cancellable(envelope.method(), envelope.params())) {
+            return scope.call(() -> dispatcher.stateless(meta, envelope.id(), envelope.method(), envelope.params()));
+        }
+        Disconnects.Watch watch = disconnects.watch(exchange);
+        McpDispatcher.Answer answer;
+        try (watch) {
+            answer = scope.call(() -> dispatcher.stateless(meta, envelope.id(), envelope.method(), envelope.params()));
+        }
+        return watch.cancelled() ? null : answer;
     }
 
     /**

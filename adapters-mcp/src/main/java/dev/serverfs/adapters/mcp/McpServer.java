@@ -71,6 +71,7 @@ public final class McpServer implements AutoCloseable {
     private final String host;
     private final Set<String> tools;
     private final TransportStats stats;
+    private final Disconnects disconnects;
 
     private McpServer(
             XnioWorker io,
@@ -81,7 +82,8 @@ public final class McpServer implements AutoCloseable {
             ByteBudget responses,
             String host,
             Set<String> tools,
-            TransportStats stats) {
+            TransportStats stats,
+            Disconnects disconnects) {
         this.io = io;
         this.listener = listener;
         this.connections = connections;
@@ -92,6 +94,7 @@ public final class McpServer implements AutoCloseable {
         this.host = host;
         this.tools = tools;
         this.stats = stats;
+        this.disconnects = disconnects;
     }
 
     /**
@@ -141,6 +144,7 @@ public final class McpServer implements AutoCloseable {
         ByteBudget budget = new ByteBudget(settings.maxBodyBytesInFlight());
         ByteBudget responses = new ByteBudget(settings.maxResponseBytesInFlight());
         TransportStats stats = new TransportStats(sessions::size);
+        Disconnects disconnects = Disconnects.start();
         McpHttpHandler handler = new McpHttpHandler(
                 gate::current,
                 sessions,
@@ -150,7 +154,8 @@ public final class McpServer implements AutoCloseable {
                 responses,
                 settings.transport(),
                 workers,
-                stats);
+                stats,
+                disconnects);
         // What Undertow.builder().start() does for one HTTP listener, with our accept listener in front.
         OptionMap serverOptions = OptionMap.builder()
                 .set(UndertowOptions.NO_REQUEST_TIMEOUT, CONNECTION_IDLE_MILLIS)
@@ -174,6 +179,7 @@ public final class McpServer implements AutoCloseable {
                 io.shutdownNow();
             }
             workers.close();
+            disconnects.close();
             throw e instanceof IOException failure
                     ? new UncheckedIOException("cannot listen on the configured address", failure)
                     : (RuntimeException) e;
@@ -188,7 +194,8 @@ public final class McpServer implements AutoCloseable {
                 responses,
                 settings.host(),
                 Set.copyOf(registry.names()),
-                stats);
+                stats,
+                disconnects);
         gate.bind(server.port);
         return server;
     }
@@ -216,6 +223,11 @@ public final class McpServer implements AutoCloseable {
     /** Bytes of large answers not yet taken by their clients (tests wait on it). */
     long responseBytesInFlight() {
         return responses.reserved();
+    }
+
+    /** Probes of long stateless calls' connections so far (tests wait on it instead of racing the watchdog). */
+    long disconnectProbes() {
+        return disconnects.probes();
     }
 
     /** Request-body bytes held in memory right now (tests wait on it instead of racing the I/O threads). */
@@ -262,6 +274,7 @@ public final class McpServer implements AutoCloseable {
             workers.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        disconnects.close();
     }
 
     /** The request gate needs the bound port, known only after the listener started (port 0). */

@@ -1,0 +1,207 @@
+package dev.serverfs.adapters.mcp;
+
+import static dev.serverfs.adapters.mcp.McpTestClient.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.serverfs.adapters.mcp.tools.FilesystemReadTools;
+import dev.serverfs.application.port.in.ReadTextFileUseCase;
+import dev.serverfs.application.port.out.AuditLog;
+import dev.serverfs.application.service.ListWorkdirsService;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * 2026-07-28 basic/transports §Cancellation: a client cancels a stateless request by closing its connection, and the
+ * server stops the call as a session's {@code notifications/cancelled} does (audited {@code CANCELLED}) and sends
+ * nothing more for it. The call here is a {@code read_text_file} whose use case blocks until it is interrupted or
+ * released, on a real Undertow on port 0; waits are on latches and on the server's probe count, never on a clock.
+ */
+class DisconnectCancellationIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+    private static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+            + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
+
+    private final Fixtures.RecordingAuditLog audit = new Fixtures.RecordingAuditLog();
+    private final CountDownLatch started = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final AtomicInteger interrupted = new AtomicInteger();
+    private McpServer server;
+    private int port;
+
+    @BeforeEach
+    void start() {
+        ReadTextFileUseCase read = query -> {
+            started.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                interrupted.incrementAndGet();
+                throw new CancellationException("read cancelled");
+            }
+            return new ReadTextFileUseCase.TextFileContent(
+                    query.workdir(), query.path(), 1, 1, "x\n", 2, false, null, "v1:0000000000000000");
+        };
+        List<McpTool> tools = new FilesystemReadTools(
+                        new ListWorkdirsService(Fixtures.twoWorkdirs()),
+                        q -> null,
+                        q -> null,
+                        q -> null,
+                        read,
+                        q -> null)
+                .definitions();
+        server = McpServer.start(McpSettings.loopback(0, 64 * 1024, "9.8.7-test"), audit, tools);
+        port = server.port();
+    }
+
+    @AfterEach
+    void stop() {
+        release.countDown();
+        server.close();
+    }
+
+    @Test
+    void a_client_that_closes_its_connection_cancels_its_stateless_read_and_is_sent_nothing() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout((int) DEADLINE.toMillis());
+            socket.getOutputStream().write(call(7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"big.txt\"}"));
+            assertTrue(started.await(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the read is running");
+
+            // The client is done sending and gives up: its side of the connection ends.
+            socket.shutdownOutput();
+
+            assertEquals(-1, socket.getInputStream().read(), "no answer: the connection ends with nothing sent");
+            assertEquals(1, interrupted.get(), "the read was stopped");
+        }
+        // The server serves on.
+        HttpResponse<String> next = new McpTestClient(port)
+                .post(
+                        request(8, "tools/call", "list_workdirs", "{}"),
+                        Map.of(
+                                "MCP-Protocol-Version",
+                                "2026-07-28",
+                                "Mcp-Method",
+                                "tools/call",
+                                "Mcp-Name",
+                                "list_workdirs"));
+        assertEquals(200, next.statusCode(), next.body());
+        assertEquals(false, json(next).at("/result/isError").booleanValue(), next.body());
+        AuditLog.ToolCall cancelled = awaitEvent("read_text_file");
+        assertEquals(Optional.of("CANCELLED"), cancelled.errorCode(), "audited as a cancelled call");
+        assertEquals(false, cancelled.success());
+    }
+
+    @Test
+    void a_client_that_stays_gets_its_answer_and_its_pipelined_next_request_too() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout((int) DEADLINE.toMillis());
+            OutputStream out = socket.getOutputStream();
+            out.write(call(7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"big.txt\"}"));
+            assertTrue(started.await(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the read is running");
+            // Probes that find nothing to read leave the call alone.
+            assertTrue(awaitProbes(server.disconnectProbes() + 2), "the call was probed");
+
+            // A next request on the same connection before the first is answered (HTTP/1.1 pipelining): the probe
+            // that reads its start hands it back, and it is served after the first.
+            out.write(call(8, "list_workdirs", "{}"));
+            assertTrue(awaitProbes(server.disconnectProbes() + 2), "the call was probed after the next request");
+            release.countDown();
+
+            InputStream in = socket.getInputStream();
+            String first = readResponse(in);
+            String second = readResponse(in);
+            assertTrue(first.startsWith("HTTP/1.1 200"), first);
+            assertEquals(7, Json.WIRE.readTree(body(first)).get("id").intValue(), first);
+            assertEquals(
+                    "x\n",
+                    Json.WIRE
+                            .readTree(body(first))
+                            .at("/result/structuredContent/content")
+                            .asText());
+            assertTrue(second.startsWith("HTTP/1.1 200"), second);
+            assertEquals(8, Json.WIRE.readTree(body(second)).get("id").intValue(), second);
+            assertEquals(0, interrupted.get(), "a client that stays is not cancelled");
+        }
+    }
+
+    private AuditLog.ToolCall awaitEvent(String tool) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (System.nanoTime() < deadline) {
+            Optional<AuditLog.ToolCall> event =
+                    audit.events().stream().filter(e -> e.tool().equals(tool)).findFirst();
+            if (event.isPresent()) {
+                return event.get();
+            }
+            Thread.onSpinWait();
+        }
+        throw new AssertionError("no audit event of " + tool + " within " + DEADLINE);
+    }
+
+    private boolean awaitProbes(long count) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (server.disconnectProbes() < count) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
+    private static String request(int id, String method, String tool, String arguments) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\",\"params\":{\"name\":\"%s\",\"arguments\":%s,%s}}"
+                .formatted(id, method, tool, arguments, META);
+    }
+
+    /** A stateless {@code tools/call} as raw HTTP/1.1 bytes on a keep-alive connection. */
+    private byte[] call(int id, String tool, String arguments) {
+        byte[] body = request(id, "tools/call", tool, arguments).getBytes(StandardCharsets.UTF_8);
+        String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAccept: " + McpTestClient.ACCEPT
+                + "\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call"
+                + "\r\nMcp-Name: " + tool + "\r\nContent-Length: " + body.length + "\r\n\r\n";
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
+        bytes.writeBytes(body);
+        return bytes.toByteArray();
+    }
+
+    private static String body(String response) {
+        return response.substring(response.indexOf("\r\n\r\n") + 4);
+    }
+
+    /** One HTTP/1.1 response with a Content-Length body, read off a keep-alive stream. */
+    private static String readResponse(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("connection closed inside a response head: " + head);
+            }
+            head.write(b);
+        }
+        String headers = head.toString(StandardCharsets.ISO_8859_1);
+        int length = headers.lines()
+                .filter(l -> l.regionMatches(true, 0, "Content-Length:", 0, 15))
+                .mapToInt(l -> Integer.parseInt(l.substring(15).trim()))
+                .findFirst()
+                .orElseThrow();
+        return headers + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
+}
