@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.xnio.IoUtils;
 import org.xnio.OptionMap;
 import org.xnio.Options;
@@ -72,6 +73,7 @@ public final class McpServer implements AutoCloseable {
     private final Set<String> tools;
     private final TransportStats stats;
     private final Disconnects disconnects;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private McpServer(
             XnioWorker io,
@@ -253,8 +255,12 @@ public final class McpServer implements AutoCloseable {
         return tools;
     }
 
+    /** Stops listening and serving; a second call does nothing (XNIO's worker would hang on it). */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         IoUtils.safeClose(listener);
         io.shutdown();
         try {

@@ -2,6 +2,7 @@ package dev.serverfs.adapters.mcp;
 
 import static dev.serverfs.adapters.mcp.McpTestClient.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.adapters.mcp.tools.FilesystemReadTools;
@@ -75,6 +76,13 @@ class DisconnectCancellationIT {
     void stop() {
         release.countDown();
         server.close();
+    }
+
+    /** A second close does nothing (it used to block for ever in XNIO's worker). */
+    @Test
+    void closing_the_server_twice_returns() {
+        server.close();
+        assertTimeoutPreemptively(Duration.ofSeconds(30), server::close);
     }
 
     @Test
