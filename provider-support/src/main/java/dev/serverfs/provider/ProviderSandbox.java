@@ -46,7 +46,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>its workdir at its real path, writable only for {@code workspace-write}, with the deny-listed entries of
  *       {@link ProviderView#concealed} hidden (an empty read-only directory, an empty file);
  *   <li>nothing of ServerFS: the state, lock and socket directories, the environment file and the other workdirs
- *       are concealed wherever they would show through one of the paths above.
+ *       are concealed wherever they would show through one of the paths above, by name; inside the workdir also
+ *       wherever a task moved them, which the submit found by identity ({@link ProviderView#concealed}).
  * </ul>
  *
  * <p>Why bubblewrap: it is the maintained tool made for exactly this (unprivileged namespaces, one process per

@@ -20,19 +20,24 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Reads a whole directory with {@code getdents64}: names (without {@code .} and {@code ..}) and {@code d_type}.
+ * Reads a whole directory with {@code getdents64}: names (without {@code .} and {@code ..}), {@code d_type} and
+ * {@code d_ino}.
  * Names that are not valid UTF-8 are left out: an agent could neither see nor address them.
  */
 final class Dirents {
 
-    /** One raw entry. */
-    record Dirent(String name, int type) {}
+    /**
+     * One raw entry; {@code ino} is {@code d_ino}: the entry's inode number, except at a mount point (there, the
+     * inode of the directory it covers).
+     */
+    record Dirent(String name, int type, long ino) {}
 
     /** Code-point order of names (reference §2.2). */
     static final Comparator<Dirent> BY_NAME = Comparator.comparing(Dirent::name, CodePointOrder.NAMES);
 
     private static final int BUFFER = 64 * 1024;
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.nativeOrder());
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
     /** Reused across calls and threads: a fresh virtual thread per call made per-thread buffers churn. */
     private static final ScratchPool<MemorySegment> BUFFERS =
             new ScratchPool<>(() -> Arena.ofAuto().allocate(BUFFER, 8));
@@ -41,19 +46,19 @@ final class Dirents {
 
     static List<Dirent> read(int fd) throws ErrnoException {
         List<Dirent> out = new ArrayList<>();
-        scan(fd, (name, type) -> out.add(new Dirent(name, type)));
+        scan(fd, (name, type, ino) -> out.add(new Dirent(name, type, ino)));
         return out;
     }
 
     /** The names only (a listing needs no {@code d_type}). */
     static List<String> readNames(int fd) throws ErrnoException {
         List<String> out = new ArrayList<>();
-        scan(fd, (name, type) -> out.add(name));
+        scan(fd, (name, type, ino) -> out.add(name));
         return out;
     }
 
     private interface Sink {
-        void accept(String name, int type);
+        void accept(String name, int type, long ino);
     }
 
     private static void scan(int fd, Sink sink) throws ErrnoException {
@@ -77,6 +82,7 @@ final class Dirents {
             int at = 0;
             while (at < n) {
                 // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2, native order), d_type (1), d_name.
+                long ino = (long) LONG.get(records, at);
                 int reclen = Short.toUnsignedInt((short) SHORT.get(records, at + 16));
                 int type = Byte.toUnsignedInt(records[at + 18]);
                 int start = at + 19;
@@ -93,7 +99,7 @@ final class Dirents {
                 }
                 String decoded = decode(records, start, len);
                 if (decoded != null) {
-                    sink.accept(decoded, type);
+                    sink.accept(decoded, type, ino);
                 }
             }
         }

@@ -79,6 +79,8 @@ public final class LinuxWorkdirFileSystem
 
     private final WalkHook hook;
     private final Publication publication;
+    /** What {@link #deniedEntries} also reports, by identity: ServerFS' own paths. */
+    private final OwnPaths own;
 
     public LinuxWorkdirFileSystem() {
         this(Resolution.AUTO);
@@ -93,10 +95,24 @@ public final class LinuxWorkdirFileSystem
     }
 
     public LinuxWorkdirFileSystem(Resolution resolution) {
-        this(resolution, directory -> {});
+        this(resolution, List.of());
+    }
+
+    /**
+     * A file system whose {@link #deniedEntries} also reports, wherever they lie in the workdir, the files and
+     * directories that are {@code ownPaths} (ServerFS' state, lock and socket directories, its {@code --env-file}, the
+     * workdirs' roots) as they are now, recognised by identity (issue 25); the paths that do not exist now are left
+     * out.
+     */
+    public LinuxWorkdirFileSystem(Resolution resolution, List<Path> ownPaths) {
+        this(resolution, directory -> {}, OwnPaths.of(ownPaths));
     }
 
     LinuxWorkdirFileSystem(Resolution resolution, WalkHook hook) {
+        this(resolution, hook, OwnPaths.NONE);
+    }
+
+    private LinuxWorkdirFileSystem(Resolution resolution, WalkHook hook, OwnPaths own) {
         boolean forced = resolution == Resolution.COMPONENT_WALK;
         this.confinement = new Confinement(!forced && Confinement.openat2Available());
         this.hook = hook;
@@ -104,6 +120,7 @@ public final class LinuxWorkdirFileSystem
         int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
         this.walks = new SearchSlots("serverfs-walk", cores, cores * NativeTextSearch.WAITING_PER_SLOT);
         this.publication = new Publication(confinement);
+        this.own = own;
     }
 
     /** Whether paths are resolved with {@code openat2} (false: the component walk). */
@@ -156,33 +173,50 @@ public final class LinuxWorkdirFileSystem
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The same walk also reports every entry that is one of the own paths this file system was given (see {@link
+     * #LinuxWorkdirFileSystem(Resolution, List)}), by identity: a directory when it is entered (one {@code fstat}), any
+     * other entry when its {@code d_ino} is one of theirs. Neither is entered.
+     */
     @Override
     public List<ProviderView.Concealed> deniedEntries(Workdir workdir, int limit) {
         DenyRules deny = PathPolicy.of(workdir).denyRules();
         List<ProviderView.Concealed> denied = new ArrayList<>();
-        walk(workdir, WorkdirPath.ROOT, (path, type) -> {
-            if (type == FileType.SYMLINK) {
-                return WalkDecision.SKIP; // never followed: its target is concealed, or not, by its own name
-            }
-            if (!deny.denies(path)) {
-                return WalkDecision.CONTINUE;
-            }
+        WalkVisitor conceal = (path, type) -> {
             if (denied.size() == limit) {
                 throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label(workdir, WorkdirPath.ROOT));
             }
             denied.add(new ProviderView.Concealed(path, type == FileType.DIRECTORY));
             return WalkDecision.SKIP;
-        });
+        };
+        walkOnSlot(
+                workdir,
+                WorkdirPath.ROOT,
+                (path, type) -> {
+                    if (type == FileType.SYMLINK) {
+                        return WalkDecision.SKIP; // never followed: its target is concealed, or not, by its own name
+                    }
+                    return deny.denies(path) ? conceal.visit(path, type) : WalkDecision.CONTINUE;
+                },
+                own,
+                conceal);
         return List.copyOf(denied);
     }
 
     @Override
     public void walk(Workdir workdir, WorkdirPath root, WalkVisitor visitor) {
+        walkOnSlot(workdir, root, visitor, OwnPaths.NONE, visitor);
+    }
+
+    /** {@link #walk}, where an entry that is one of {@code own} is given to {@code onOwn} instead, and never entered. */
+    private void walkOnSlot(Workdir workdir, WorkdirPath root, WalkVisitor visitor, OwnPaths own, WalkVisitor onOwn) {
         String label = label(workdir, root);
         try {
             // On a walk slot, never the caller's virtual thread: a long walk would hold its carrier (issue 24 §1).
             walks.runToEnd(() -> {
-                walkHere(workdir, root, visitor, label);
+                walkHere(workdir, root, visitor, label, own, onOwn);
                 return null;
             });
         } catch (RejectedExecutionException e) {
@@ -194,7 +228,8 @@ public final class LinuxWorkdirFileSystem
         }
     }
 
-    private void walkHere(Workdir workdir, WorkdirPath root, WalkVisitor visitor, String label) {
+    private void walkHere(
+            Workdir workdir, WorkdirPath root, WalkVisitor visitor, String label, OwnPaths own, WalkVisitor onOwn) {
         int fd = openBeneath(workdir, root, DIRECTORY_FLAGS, label);
         // An explicit stack, not recursion: a chain of thousands of directories must not overflow the thread's
         // stack (issue 10 §3). One descriptor per level: bounded by depth, not width (v0.7.2).
@@ -213,17 +248,26 @@ public final class LinuxWorkdirFileSystem
                 if (type == null) {
                     continue;
                 }
-                switch (visitor.visit(path, type)) {
+                boolean ownEntry = type != FileType.DIRECTORY && own.isOwnEntry(level.fd, d);
+                switch (ownEntry ? onOwn.visit(path, type) : visitor.visit(path, type)) {
                     case STOP -> {
                         return;
                     }
                     case SKIP -> {}
                     case CONTINUE -> {
                         if (type == FileType.DIRECTORY) {
-                            Level child = enter(level.fd, path, label);
-                            if (child != null) {
-                                stack.push(child);
+                            int child = enter(level.fd, path, label);
+                            if (child < 0) {
+                                continue;
                             }
+                            if (own.isOwnDirectory(child)) {
+                                Syscalls.close(child);
+                                if (onOwn.visit(path, type) == WalkDecision.STOP) {
+                                    return;
+                                }
+                                continue;
+                            }
+                            stack.push(Level.open(child, path, label));
                         }
                     }
                 }
@@ -268,8 +312,8 @@ public final class LinuxWorkdirFileSystem
         }
     }
 
-    /** The child directory opened for walking, or null when it cannot be (gone, unreadable, swapped). */
-    private Level enter(int parent, WorkdirPath path, String label) {
+    /** The child directory opened for walking, or -1 when it cannot be (gone, unreadable, swapped). */
+    private int enter(int parent, WorkdirPath path, String label) {
         hook.beforeEnter(path);
         int child;
         try {
@@ -279,9 +323,9 @@ public final class LinuxWorkdirFileSystem
             if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
                 throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label);
             }
-            return null;
+            return -1;
         }
-        return Level.open(child, path, label);
+        return child;
     }
 
     /** The entry's own type from {@code d_type}, or an {@code lstat} when the filesystem does not say; null if gone. */

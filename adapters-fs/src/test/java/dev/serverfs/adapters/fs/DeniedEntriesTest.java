@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.serverfs.application.port.out.ProviderView.Concealed;
+import dev.serverfs.application.port.out.WalkVisitor.WalkDecision;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.workdir.Access;
@@ -14,6 +15,7 @@ import dev.serverfs.domain.workdir.WorkdirPath;
 import dev.serverfs.domain.workdir.WorkdirPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -95,6 +97,40 @@ class DeniedEntriesTest {
             assertEquals(5, fs.deniedEntries(workdir(List.of()), 5).size());
             ServerFsException e = assertThrows(ServerFsException.class, () -> fs.deniedEntries(workdir(List.of()), 4));
             assertEquals(ErrorCode.RESOURCE_EXHAUSTED, e.code());
+        }
+    }
+
+    /**
+     * ServerFS' own paths are reported by identity wherever they now lie: a nested directory whose parent was renamed
+     * (not entered: its deny-listed entries are not listed on their own), a file under another name (a hard link);
+     * a path that did not exist when taken is not, and a walk for the file tools sees everything as it is.
+     */
+    @Test
+    void server_paths_are_found_by_identity_wherever_they_moved() throws Exception {
+        Path inner = Files.createDirectories(root.resolve("a/b"));
+        Files.writeString(inner.resolve(".env"), "x");
+        Files.writeString(inner.resolve("inner.txt"), "x");
+        Path envFile = Files.writeString(root.resolve("serverfs.env"), "x");
+        Files.writeString(root.resolve("notes.txt"), "x");
+        try (LinuxWorkdirFileSystem fs = new LinuxWorkdirFileSystem(
+                LinuxWorkdirFileSystem.Resolution.AUTO, List.of(inner, envFile, root.resolve("later")))) {
+            Files.move(root.resolve("a"), root.resolve("a2"));
+            Files.createLink(root.resolve("a2/copy.txt"), envFile);
+            Files.delete(envFile);
+            Files.createDirectories(root.resolve("later"));
+            List<Concealed> concealed = fs.deniedEntries(workdir(List.of()), 100).stream()
+                    .sorted(Comparator.comparing(c -> c.path().display()))
+                    .toList();
+            assertEquals(List.of(dir("a2/b"), file("a2/copy.txt")), concealed);
+
+            List<String> walked = new ArrayList<>();
+            fs.walk(workdir(List.of()), WorkdirPath.ROOT, (path, type) -> {
+                walked.add(path.display());
+                return WalkDecision.CONTINUE;
+            });
+            assertEquals(
+                    List.of("a2", "a2/b", "a2/b/.env", "a2/b/inner.txt", "a2/copy.txt", "later", "notes.txt"),
+                    walked.stream().sorted().toList());
         }
     }
 }

@@ -103,12 +103,7 @@ public final class EmbeddedAgent implements AutoCloseable {
         if (settings.allowUnconfined()) {
             return ProviderSandbox.unconfined();
         }
-        List<Path> serverPaths = new ArrayList<>();
-        config.agent().stateDir().ifPresent(serverPaths::add);
-        serverPaths.add(config.agent().lockDir());
-        Optional.ofNullable(config.agent().bridgeSocket().getParent()).ifPresent(serverPaths::add);
-        settings.envFile().ifPresent(serverPaths::add);
-        config.workdirs().all().forEach(w -> serverPaths.add(w.root()));
+        List<Path> serverPaths = serverPaths(config.agent(), config.workdirs());
         Path stateDir = config.agent()
                 .stateDir()
                 .orElseThrow(() -> new ServerFsException(
@@ -119,6 +114,32 @@ public final class EmbeddedAgent implements AutoCloseable {
                 settings.readOnlyPaths(),
                 serverPaths,
                 stateDir.resolve(PROVIDER_HOMES));
+    }
+
+    /**
+     * ServerFS' own files and directories, which no provider child sees: the state, lock and socket directories, the
+     * {@code --env-file}, and every workdir's root.
+     */
+    private static List<Path> serverPaths(ServerFsConfig.Agent agent, Workdirs workdirs) {
+        List<Path> serverPaths = new ArrayList<>();
+        agent.stateDir().ifPresent(serverPaths::add);
+        serverPaths.add(agent.lockDir());
+        Optional.ofNullable(agent.bridgeSocket().getParent()).ifPresent(serverPaths::add);
+        agent.sandbox().envFile().ifPresent(serverPaths::add);
+        workdirs.all().forEach(w -> serverPaths.add(w.root()));
+        return serverPaths;
+    }
+
+    /**
+     * The directories provider children start in, whose walk for the view's concealed entries (issue 25) also finds
+     * the {@link #serverPaths} that exist now by identity, wherever they lie in a workdir: a task of an outer workdir
+     * that renamed a directory above a nested one (another workdir, the state directory) cannot show it to the next
+     * task under the new name. Confined children only: an unconfined one sees everything anyway.
+     */
+    static LinuxWorkdirFileSystem workingDirectories(ServerFsConfig.Agent agent, Workdirs workdirs) {
+        return new LinuxWorkdirFileSystem(
+                ServerFsProcess.fsResolution(),
+                agent.sandbox().allowUnconfined() ? List.of() : serverPaths(agent, workdirs));
     }
 
     /** {@link #start(ServerFsConfig.Agent, Workdirs, List, List, Clock, String, Optional)} with private lock modes. */
@@ -171,7 +192,7 @@ public final class EmbeddedAgent implements AutoCloseable {
                 Thread.ofVirtual().name("serverfs-agent-task-", 0).factory());
         // The service's own root descriptors, as a Bridge would hold them: provider children start in directories
         // held beneath them (issue 10 item 9).
-        LinuxWorkdirFileSystem directories = new LinuxWorkdirFileSystem(ServerFsProcess.fsResolution());
+        LinuxWorkdirFileSystem directories = workingDirectories(config, workdirs);
         AgentService service = AgentServiceWiring.agentService(
                 workdirs,
                 directories,

@@ -40,7 +40,7 @@ class EmbeddedAgentSandboxIT {
     private Path work;
 
     /** The configuration read from {@code envFile}, with the workdir {@code work} and the Agent embedded. */
-    private ServerFsConfig config(Path envFile, Path readOnly) throws Exception {
+    private ServerFsConfig config(Path envFile, Path readOnly, String... more) throws Exception {
         work = Files.createDirectories(dir.resolve("work"));
         Files.writeString(work.resolve("notes.txt"), "ordinary notes\n");
         Files.writeString(
@@ -58,6 +58,7 @@ class EmbeddedAgentSandboxIT {
                         "SERVERFS_AGENT_BRIDGE_STATE_DIR=" + dir.resolve("state"),
                         "SERVERFS_AGENT_LOCK_DIR=" + dir.resolve("locks"),
                         "SERVERFS_AGENT_SANDBOX_READ_ONLY_PATHS=" + readOnly,
+                        String.join("\n", more),
                         ""));
         return ConfigLoader.load(Map.of("PATH", System.getenv("PATH")), Optional.of(envFile));
     }
@@ -69,6 +70,12 @@ class EmbeddedAgentSandboxIT {
 
     /** {@code script} wrapped for the view of the workdir held as {@code root}, started in {@code cwd}. */
     private ProviderCommand wrap(ServerFsConfig config, String script, Path root, Path cwd) {
+        return wrap(config, script, root, cwd, List.of());
+    }
+
+    /** The same, with {@code concealed} (what the submit's walk found) hidden. */
+    private ProviderCommand wrap(
+            ServerFsConfig config, String script, Path root, Path cwd, List<ProviderView.Concealed> concealed) {
         ProviderSandbox sandbox = EmbeddedAgent.sandbox(config);
         assertEquals(Optional.empty(), sandbox.unavailableReason(), "these tests need bubblewrap and user namespaces");
         return sandbox.wrap(
@@ -77,7 +84,7 @@ class EmbeddedAgentSandboxIT {
                         cwd,
                         Map.of("HOME", dir.resolve("home").toString(), "PATH", "/usr/bin:/bin"),
                         1024),
-                new ProviderView(work, root, true, List.of()),
+                new ProviderView(work, root, true, concealed),
                 ProviderSandbox.Grants.none(List.of(), Optional.empty()));
     }
 
@@ -143,6 +150,45 @@ class EmbeddedAgentSandboxIT {
                     ServerFsException.class,
                     () -> fs.hold(config.workdirs().all().getFirst(), WorkdirPath.ROOT));
             assertEquals(ErrorCode.SYMLINK_NOT_ALLOWED, e.code());
+        }
+    }
+
+    /**
+     * What a task of a read-write workdir does to ServerFS' paths nested in it, by renaming a directory above them (a
+     * task cannot rename a path concealed in its view, only its parents): the next task's view still conceals them,
+     * found where they now are by their identity, not by their configured names. Here a second workdir and the
+     * {@code --env-file}.
+     */
+    @Test
+    void server_paths_nested_in_the_workdir_stay_concealed_after_a_task_moved_their_parents() throws Exception {
+        Path inner = Files.createDirectories(dir.resolve("work/a/b"));
+        Files.writeString(inner.resolve("inner.txt"), "inner-secret");
+        Path envFile = Files.createDirectories(dir.resolve("work/cfg")).resolve("serverfs.conf");
+        ServerFsConfig config = config(
+                envFile,
+                dir.resolve("none"),
+                "WORKDIR_02_ALIAS=inner",
+                "WORKDIR_02_PATH=" + inner,
+                "WORKDIR_02_READ_ONLY=true");
+        try (LinuxWorkdirFileSystem fs = EmbeddedAgent.workingDirectories(config.agent(), config.workdirs());
+                HeldDirectory held = fs.hold(config.workdirs().all().getFirst(), WorkdirPath.ROOT)) {
+            List<ProviderView.Concealed> concealed =
+                    fs.deniedEntries(config.workdirs().all().getFirst(), 4096);
+            String out = start(wrap(
+                    config,
+                    "cat a/b/inner.txt cfg/serverfs.conf; mv a a2 && mv cfg cfg2 && echo moved",
+                    held.root(),
+                    held.path(),
+                    concealed));
+            assertTrue(out.contains("moved"), "the parents are the task's to rename: " + out);
+            assertFalse(out.contains("inner-secret") || out.contains(TOKEN), "concealed by name: " + out);
+
+            concealed = fs.deniedEntries(config.workdirs().all().getFirst(), 4096);
+            out = start(wrap(
+                    config, "cat a2/b/inner.txt cfg2/serverfs.conf notes.txt", held.root(), held.path(), concealed));
+            assertTrue(out.contains("ordinary notes"), "the rest is shown: " + out);
+            assertFalse(out.contains("inner-secret"), "the other workdir is concealed where it now is: " + out);
+            assertFalse(out.contains(TOKEN), "the env file is concealed where it now is: " + out);
         }
     }
 }
