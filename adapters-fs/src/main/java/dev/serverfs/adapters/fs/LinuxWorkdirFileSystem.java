@@ -178,7 +178,9 @@ public final class LinuxWorkdirFileSystem
      *
      * <p>The same walk also reports every entry that is one of the own paths this file system was given (see {@link
      * #LinuxWorkdirFileSystem(Resolution, List)}), by identity: a directory when it is entered (one {@code fstat}), any
-     * other entry when its {@code d_ino} is one of theirs. Neither is entered.
+     * other entry when its {@code d_ino} is one of theirs. Neither is entered. And it reports every directory this
+     * process may not enter ({@code EACCES}, {@code EPERM}): what lies beneath it is unknown, and a task of the same
+     * user that made it so could open it again.
      */
     @Override
     public List<ProviderView.Concealed> deniedEntries(Workdir workdir, int limit) {
@@ -207,10 +209,13 @@ public final class LinuxWorkdirFileSystem
 
     @Override
     public void walk(Workdir workdir, WorkdirPath root, WalkVisitor visitor) {
-        walkOnSlot(workdir, root, visitor, OwnPaths.NONE, visitor);
+        walkOnSlot(workdir, root, visitor, OwnPaths.NONE, (path, type) -> WalkDecision.SKIP);
     }
 
-    /** {@link #walk}, where an entry that is one of {@code own} is given to {@code onOwn} instead, and never entered. */
+    /**
+     * {@link #walk}, where an entry that is one of {@code own}, and a directory that may not be entered, is given to
+     * {@code onOwn} instead (never to {@code visitor}), and never entered.
+     */
     private void walkOnSlot(Workdir workdir, WorkdirPath root, WalkVisitor visitor, OwnPaths own, WalkVisitor onOwn) {
         String label = label(workdir, root);
         try {
@@ -257,11 +262,13 @@ public final class LinuxWorkdirFileSystem
                     case CONTINUE -> {
                         if (type == FileType.DIRECTORY) {
                             int child = enter(level.fd, path, label);
-                            if (child < 0) {
+                            if (child == GONE) {
                                 continue;
                             }
-                            if (own.isOwnDirectory(child)) {
-                                Syscalls.close(child);
+                            if (child == FORBIDDEN || own.isOwnDirectory(child)) {
+                                if (child != FORBIDDEN) {
+                                    Syscalls.close(child);
+                                }
                                 if (onOwn.visit(path, type) == WalkDecision.STOP) {
                                     return;
                                 }
@@ -312,7 +319,12 @@ public final class LinuxWorkdirFileSystem
         }
     }
 
-    /** The child directory opened for walking, or -1 when it cannot be (gone, unreadable, swapped). */
+    /** What {@link #enter} returns for a directory gone or swapped (for a symlink, say) since it was read. */
+    private static final int GONE = -1;
+    /** What {@link #enter} returns for a directory this process may not open ({@code EACCES}, {@code EPERM}). */
+    private static final int FORBIDDEN = -2;
+
+    /** The child directory opened for walking, or {@link #GONE} or {@link #FORBIDDEN} when it cannot be. */
     private int enter(int parent, WorkdirPath path, String label) {
         hook.beforeEnter(path);
         int child;
@@ -323,7 +335,7 @@ public final class LinuxWorkdirFileSystem
             if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
                 throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label);
             }
-            return -1;
+            return e.errno() == Errno.EACCES || e.errno() == Errno.EPERM ? FORBIDDEN : GONE;
         }
         return child;
     }
