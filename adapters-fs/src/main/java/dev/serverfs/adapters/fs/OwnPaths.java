@@ -7,9 +7,8 @@ import dev.serverfs.adapters.fs.linux.ErrnoException;
 import dev.serverfs.adapters.fs.linux.Syscalls;
 import dev.serverfs.domain.file.FileStat;
 import java.nio.file.Path;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 /**
  * ServerFS' own paths (the other workdirs' roots, the state, lock and socket directories, the {@code --env-file}) by
@@ -19,37 +18,33 @@ import java.util.Set;
  * name). Immutable, thread-safe.
  */
 final class OwnPaths {
-    static final OwnPaths NONE = new OwnPaths(Set.of(), Set.of());
+    static final OwnPaths NONE = new OwnPaths(new long[0], new long[0]);
 
-    private record Identity(long dev, long ino) {}
+    /** Their devices and inode numbers, index by index: a handful, scanned without a boxed look-up per entry. */
+    private final long[] devices;
 
-    private final Set<Identity> identities;
-    /** Their inode numbers: compared with an entry's {@code d_ino} first, so that only a match costs a system call. */
-    private final Set<Long> inodes;
+    private final long[] inodes;
 
-    private OwnPaths(Set<Identity> identities, Set<Long> inodes) {
-        this.identities = Set.copyOf(identities);
-        this.inodes = Set.copyOf(inodes);
+    private OwnPaths(long[] devices, long[] inodes) {
+        this.devices = devices;
+        this.inodes = inodes;
     }
 
     /** The identities of {@code paths} as they are now (a symlink followed: its target is the path's object). */
     static OwnPaths of(List<Path> paths) {
-        Set<Identity> identities = new HashSet<>();
-        Set<Long> inodes = new HashSet<>();
+        long[] devices = new long[paths.size()];
+        long[] inodes = new long[paths.size()];
+        int n = 0;
         for (Path p : paths) {
             try {
                 FileStat st = Syscalls.statx(AT_FDCWD, p.toAbsolutePath().toString(), 0);
-                identities.add(new Identity(st.dev(), st.ino()));
-                inodes.add(st.ino());
+                devices[n] = st.dev();
+                inodes[n++] = st.ino();
             } catch (ErrnoException e) {
                 // missing or unreadable now: concealed by name only
             }
         }
-        return new OwnPaths(identities, inodes);
-    }
-
-    boolean isEmpty() {
-        return identities.isEmpty();
+        return new OwnPaths(Arrays.copyOf(devices, n), Arrays.copyOf(inodes, n));
     }
 
     /**
@@ -57,27 +52,46 @@ final class OwnPaths {
      * recognised too (its {@code d_ino} is the covered directory's).
      */
     boolean isOwnDirectory(int fd) {
-        if (identities.isEmpty()) {
+        if (inodes.length == 0) {
             return false;
         }
         try {
-            FileStat st = Syscalls.fstat(fd);
-            return identities.contains(new Identity(st.dev(), st.ino()));
+            return isOwn(Syscalls.fstat(fd));
         } catch (ErrnoException e) {
             return false;
         }
     }
 
-    /** Whether the entry {@code d} of the directory {@code dirFd}, not a directory, is one of them (a hard link too). */
+    /**
+     * Whether the entry {@code d} of the directory {@code dirFd}, not a directory, is one of them (a hard link too):
+     * its {@code d_ino} compared first, so that only a match costs a system call.
+     */
     boolean isOwnEntry(int dirFd, Dirents.Dirent d) {
-        if (!inodes.contains(d.ino())) {
+        if (!hasInode(d.ino())) {
             return false;
         }
         try {
-            FileStat st = Syscalls.statx(dirFd, d.name(), AT_SYMLINK_NOFOLLOW);
-            return identities.contains(new Identity(st.dev(), st.ino()));
+            return isOwn(Syscalls.statx(dirFd, d.name(), AT_SYMLINK_NOFOLLOW));
         } catch (ErrnoException e) {
             return false;
         }
+    }
+
+    private boolean hasInode(long ino) {
+        for (long i : inodes) {
+            if (i == ino) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean isOwn(FileStat st) {
+        for (int i = 0; i < inodes.length; i++) {
+            if (inodes[i] == st.ino() && devices[i] == st.dev()) {
+                return true;
+            }
+        }
+        return false;
     }
 }
