@@ -45,18 +45,40 @@ final class Dirents {
     private Dirents() {}
 
     static List<Dirent> read(int fd) throws ErrnoException {
+        return readAll(fd).entries();
+    }
+
+    /**
+     * A whole directory: its entries, and whether they are all of it ({@code complete}: false when a name that is
+     * not valid UTF-8 was left out).
+     */
+    record Listing(List<Dirent> entries, boolean complete) {}
+
+    static Listing readAll(int fd) throws ErrnoException {
         List<Dirent> out = new ArrayList<>();
-        scan(fd, (name, type, ino) -> out.add(new Dirent(name, type, ino)));
-        return out;
+        boolean[] complete = {true};
+        scan(fd, (name, type, ino) -> {
+            if (name == null) {
+                complete[0] = false;
+            } else {
+                out.add(new Dirent(name, type, ino));
+            }
+        });
+        return new Listing(out, complete[0]);
     }
 
     /** The names only (a listing needs no {@code d_type}). */
     static List<String> readNames(int fd) throws ErrnoException {
         List<String> out = new ArrayList<>();
-        scan(fd, (name, type, ino) -> out.add(name));
+        scan(fd, (name, type, ino) -> {
+            if (name != null) {
+                out.add(name);
+            }
+        });
         return out;
     }
 
+    /** Takes each entry; {@code name} is null for a name that is not valid UTF-8. */
     private interface Sink {
         void accept(String name, int type, long ino);
     }
@@ -97,10 +119,7 @@ final class Dirents {
                         || (len == 2 && records[start] == '.' && records[start + 1] == '.')) {
                     continue;
                 }
-                String decoded = decode(records, start, len);
-                if (decoded != null) {
-                    sink.accept(decoded, type, ino);
-                }
+                sink.accept(decode(records, start, len), type, ino);
             }
         }
     }

@@ -179,8 +179,10 @@ public final class LinuxWorkdirFileSystem
      * <p>The same walk also reports every entry that is one of the own paths this file system was given (see {@link
      * #LinuxWorkdirFileSystem(Resolution, List)}), by identity: a directory when it is entered (one {@code fstat}), any
      * other entry when its {@code d_ino} is one of theirs. Neither is entered. And it reports every directory this
-     * process may not enter ({@code EACCES}, {@code EPERM}): what lies beneath it is unknown, and a task of the same
-     * user that made it so could open it again.
+     * process may not enter ({@code EACCES}, {@code EPERM}) or read whole (a name that is not valid UTF-8, which the
+     * view could not name to conceal it, or a read error): what lies beneath it is unknown, and a task of the same
+     * user that made it so could open it again. Such a name at the workdir's top level, which cannot be concealed,
+     * fails the walk ({@code AGENT_PROVIDER_ERROR}).
      */
     @Override
     public List<ProviderView.Concealed> deniedEntries(Workdir workdir, int limit) {
@@ -209,12 +211,12 @@ public final class LinuxWorkdirFileSystem
 
     @Override
     public void walk(Workdir workdir, WorkdirPath root, WalkVisitor visitor) {
-        walkOnSlot(workdir, root, visitor, OwnPaths.NONE, (path, type) -> WalkDecision.SKIP);
+        walkOnSlot(workdir, root, visitor, OwnPaths.NONE, null);
     }
 
     /**
-     * {@link #walk}, where an entry that is one of {@code own}, and a directory that may not be entered, is given to
-     * {@code onOwn} instead (never to {@code visitor}), and never entered.
+     * {@link #walk}; with {@code onOwn} (the view's walk), an entry that is one of {@code own}, and a directory that may
+     * not be entered or read whole, is given to {@code onOwn} instead (never to {@code visitor}), and never entered.
      */
     private void walkOnSlot(Workdir workdir, WorkdirPath root, WalkVisitor visitor, OwnPaths own, WalkVisitor onOwn) {
         String label = label(workdir, root);
@@ -239,7 +241,12 @@ public final class LinuxWorkdirFileSystem
         // An explicit stack, not recursion: a chain of thousands of directories must not overflow the thread's
         // stack (issue 10 §3). One descriptor per level: bounded by depth, not width (v0.7.2).
         ArrayDeque<Level> stack = new ArrayDeque<>();
-        stack.push(Level.open(fd, root, label));
+        Level top = Level.open(fd, root, label);
+        if (onOwn != null && !top.complete) {
+            Syscalls.close(top.fd);
+            throw FsFailures.of(ErrorCode.AGENT_PROVIDER_ERROR, label);
+        }
+        stack.push(top);
         try {
             while (!stack.isEmpty()) {
                 Level level = stack.peek();
@@ -265,16 +272,21 @@ public final class LinuxWorkdirFileSystem
                             if (child == GONE) {
                                 continue;
                             }
-                            if (child == FORBIDDEN || own.isOwnDirectory(child)) {
-                                if (child != FORBIDDEN) {
-                                    Syscalls.close(child);
-                                }
-                                if (onOwn.visit(path, type) == WalkDecision.STOP) {
-                                    return;
-                                }
-                                continue;
+                            boolean strict = onOwn != null; // the view's walk: what it cannot see whole is concealed
+                            if (child != FORBIDDEN && strict && own.isOwnDirectory(child)) {
+                                Syscalls.close(child);
+                                child = FORBIDDEN;
                             }
-                            stack.push(Level.open(child, path, label));
+                            Level next = child == FORBIDDEN ? null : Level.open(child, path, label);
+                            if (next != null && strict && !next.complete) {
+                                Syscalls.close(next.fd);
+                                next = null;
+                            }
+                            if (next != null) {
+                                stack.push(next);
+                            } else if (onOwn != null && onOwn.visit(path, type) == WalkDecision.STOP) {
+                                return;
+                            }
                         }
                     }
                 }
@@ -291,31 +303,39 @@ public final class LinuxWorkdirFileSystem
         final int fd;
         final WorkdirPath dir;
         final List<Dirents.Dirent> entries;
+        /** Whether {@link #entries} are the whole directory (no name left out, no read error). */
+        final boolean complete;
+
         int next;
 
-        private Level(int fd, WorkdirPath dir, List<Dirents.Dirent> entries) {
+        private Level(int fd, WorkdirPath dir, List<Dirents.Dirent> entries, boolean complete) {
             this.fd = fd;
             this.dir = dir;
             this.entries = entries;
+            this.complete = complete;
         }
 
         /** Reads {@code fd}'s entries; takes ownership of {@code fd}, closing it if this fails. */
         static Level open(int fd, WorkdirPath dir, String label) {
             List<Dirents.Dirent> entries;
+            boolean complete;
             try {
-                entries = Dirents.read(fd);
+                Dirents.Listing listing = Dirents.readAll(fd);
+                entries = listing.entries();
+                complete = listing.complete();
             } catch (ErrnoException e) {
                 if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
                     Syscalls.close(fd);
                     throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label);
                 }
                 entries = new ArrayList<>();
+                complete = false;
             } catch (RuntimeException | Error e) {
                 Syscalls.close(fd);
                 throw e;
             }
             entries.sort(Dirents.BY_NAME);
-            return new Level(fd, dir, entries);
+            return new Level(fd, dir, entries, complete);
         }
     }
 

@@ -175,4 +175,44 @@ class DeniedEntriesTest {
             }
         }
     }
+
+    /**
+     * A name that is not valid UTF-8 cannot be named to bubblewrap, so nothing beneath it could be concealed: a task
+     * that renamed {@code a} (holding another workdir) and {@code x} (holding {@code .env}) so showed both to the
+     * next task. The directory that holds such a name is concealed whole; at the top level, where it cannot be, the
+     * walk fails. The file tools' walk leaves such names out, as before.
+     */
+    @Test
+    void a_directory_holding_a_name_that_is_not_utf8_is_concealed_whole_and_at_the_top_the_walk_fails()
+            throws Exception {
+        Path inner = Files.createDirectories(root.resolve("outer/a/b"));
+        Files.createDirectories(root.resolve("outer/x"));
+        Files.writeString(root.resolve("outer/x/.env"), "x");
+        Files.writeString(root.resolve("notes.txt"), "x");
+        try (LinuxWorkdirFileSystem fs =
+                new LinuxWorkdirFileSystem(LinuxWorkdirFileSystem.Resolution.AUTO, List.of(inner))) {
+            shell("cd outer && mv a \"$(printf '\\377')\" && mv x \"$(printf '\\376')\"");
+            assertEquals(List.of(dir("outer")), fs.deniedEntries(workdir(List.of()), 100));
+
+            List<String> walked = new ArrayList<>();
+            fs.walk(workdir(List.of()), WorkdirPath.ROOT, (path, type) -> {
+                walked.add(path.display());
+                return WalkDecision.CONTINUE;
+            });
+            assertEquals(List.of("notes.txt", "outer"), walked.stream().sorted().toList());
+
+            shell("mv outer/* .");
+            ServerFsException e =
+                    assertThrows(ServerFsException.class, () -> fs.deniedEntries(workdir(List.of()), 100));
+            assertEquals(ErrorCode.AGENT_PROVIDER_ERROR, e.code());
+        }
+    }
+
+    private void shell(String script) throws Exception {
+        Process p = new ProcessBuilder("/bin/sh", "-c", script)
+                .directory(root.toFile())
+                .inheritIO()
+                .start();
+        assertEquals(0, p.waitFor(), script);
+    }
 }
