@@ -31,8 +31,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The filesystem view of a provider child (issue 25), built with bubblewrap ({@code bwrap}): a fresh mount, pid, IPC
- * and UTS namespace in a user namespace of its own, in which the child and everything it runs sees
+ * The filesystem view of a provider child (issue 25), built with bubblewrap ({@code bwrap}): a fresh mount, pid, IPC,
+ * UTS and network namespace in a user namespace of its own, in which the child and everything it runs sees
  *
  * <ul>
  *   <li>the system's programs and configuration read-only ({@code /usr}, {@code /etc} and the merged-usr links),
@@ -53,9 +53,12 @@ import java.util.concurrent.TimeUnit;
  * <p>Why bubblewrap: it is the maintained tool made for exactly this (unprivileged namespaces, one process per
  * sandbox, {@code --die-with-parent}), the one Codex itself uses on Linux, and it nests (Codex's own sandbox and the
  * offline shell of {@link #offlineShell} run inside it). Landlock could narrow reads but cannot hide a name inside
- * an allowed tree, give a private home or a private {@code /tmp}. The network namespace is shared on purpose: the
- * provider reaches its model endpoint; its commands are kept offline by the provider's own sandbox (Codex) or by
- * {@link #offlineShell} (Claude).
+ * an allowed tree, give a private home or a private {@code /tmp}. The network namespace has loopback only: the
+ * provider reaches its model endpoint through the {@link EgressRelay} on the host, which admits what its {@link
+ * EgressPolicy} allows and never ServerFS' own listeners, by way of the {@link EgressForwarder} that runs first in
+ * the view (the proxy variables point at it); whatever the provider process starts gets no more. Its commands are
+ * kept offline by the provider's own sandbox (Codex) or by {@link #offlineShell} (Claude), which hides the relay's
+ * socket too.
  *
  * <p>Where the view cannot be built (no bubblewrap, no user namespaces), {@link #unavailableReason} says so and the
  * runtime is unavailable, unless the operator opted out ({@link #unconfined}): no silent fallback.
@@ -69,6 +72,20 @@ public final class ProviderSandbox {
     private static final Path SYSTEM_CONFIGURATION = Path.of("/etc");
     /** Where the offline shell appears in the view. */
     private static final Path OFFLINE_SHELL = Path.of("/run/serverfs/offline-shell");
+    /** Where the egress relay's socket directory appears in the view (hidden again from the offline shell). */
+    private static final Path EGRESS_DIR = Path.of("/run/serverfs/egress");
+    /** The relay's socket, in its directory. */
+    private static final String EGRESS_SOCKET = "egress.sock";
+    /** The loopback port in the view's own network namespace where {@link EgressForwarder} listens. */
+    static final int EGRESS_PORT = 3128;
+    /** The variables the providers read their proxy from (Codex's reqwest and Claude Code read both cases). */
+    static final List<String> PROXY_VARIABLES =
+            List.of("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy");
+    /** Set to nothing in the child: no target bypasses the relay. */
+    static final List<String> NO_PROXY_VARIABLES = List.of("NO_PROXY", "no_proxy");
+    /** The forwarder is a small JVM; it needs little. */
+    private static final List<String> FORWARDER_JVM_OPTIONS =
+            List.of("-XX:+UseSerialGC", "-Xmx32m", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto");
     /** The uid and gid a root server's child runs as inside its user namespace (root there would have no caps). */
     private static final String UNPRIVILEGED_ID = "65534";
 
@@ -80,6 +97,8 @@ public final class ProviderSandbox {
     private final List<Path> serverPaths;
     private final Optional<Path> homes;
     private final boolean root;
+    private final EgressPolicy egress;
+    private volatile EgressRelay relay;
     private volatile Path offlineShellScript;
     private volatile boolean probed;
 
@@ -88,8 +107,10 @@ public final class ProviderSandbox {
             Optional<Path> bwrap,
             List<Path> readOnly,
             List<Path> serverPaths,
-            Optional<Path> homes) {
+            Optional<Path> homes,
+            EgressPolicy egress) {
         this.unconfined = unconfined;
+        this.egress = Objects.requireNonNull(egress, "egress");
         this.bwrap = bwrap;
         this.readOnly = List.copyOf(readOnly);
         this.serverPaths = List.copyOf(serverPaths);
@@ -102,16 +123,26 @@ public final class ProviderSandbox {
      * server's {@code PATH}); {@code readOnly} are the operator's extra read-only paths (language toolchains outside
      * {@code /usr}); {@code serverPaths} are ServerFS' own files and directories and every workdir root, concealed
      * wherever they would show through; {@code homes} is the directory (in the state directory) that holds each
-     * workdir's provider configuration, created owner-only when first needed.
+     * workdir's provider configuration, created owner-only when first needed. The view's network admits nothing
+     * ({@link EgressPolicy#none}).
      */
     public static ProviderSandbox confined(
             String bwrap, String path, List<Path> readOnly, List<Path> serverPaths, Path homes) {
-        return new ProviderSandbox(false, executable(bwrap, path), readOnly, serverPaths, Optional.of(homes));
+        return confined(bwrap, path, readOnly, serverPaths, homes, EgressPolicy.none());
+    }
+
+    /**
+     * {@link #confined(String, String, List, List, Path)} whose children reach, through the {@link EgressRelay}, what
+     * {@code egress} admits and nothing else: the view has a network namespace of its own.
+     */
+    public static ProviderSandbox confined(
+            String bwrap, String path, List<Path> readOnly, List<Path> serverPaths, Path homes, EgressPolicy egress) {
+        return new ProviderSandbox(false, executable(bwrap, path), readOnly, serverPaths, Optional.of(homes), egress);
     }
 
     /** The operator's opt-out ({@code SERVERFS_AGENT_ALLOW_UNCONFINED=true}): children see what the server sees. */
     public static ProviderSandbox unconfined() {
-        return new ProviderSandbox(true, Optional.empty(), List.of(), List.of(), Optional.empty());
+        return new ProviderSandbox(true, Optional.empty(), List.of(), List.of(), Optional.empty(), EgressPolicy.none());
     }
 
     /**
@@ -186,6 +217,7 @@ public final class ProviderSandbox {
             argv.addAll(List.of("--ro-bind", offlineShell().toString(), OFFLINE_SHELL.toString()));
             environment.put(variable, OFFLINE_SHELL.toString());
         });
+        List<String> forwarder = egress(argv, environment, visible);
         argv.addAll(List.of(view.writable() ? "--bind" : "--ro-bind", heldRoot.toString(), workdir.toString()));
         visible.add(workdir);
         concealProjectConfiguration(argv, grants.projectConfiguration(), workdir, cwd);
@@ -206,6 +238,7 @@ public final class ProviderSandbox {
         }
         argv.addAll(List.of("--chdir", cwd.toString(), "--"));
         argv.addAll(verified(workdir, identities));
+        argv.addAll(forwarder);
         argv.addAll(command.argv());
         return new ProviderCommand(argv, command.workingDirectory(), environment, command.maxLineBytes());
     }
@@ -386,7 +419,10 @@ public final class ProviderSandbox {
         }
     }
 
-    /** The namespaces and identity: everything but the network (the provider reaches its model endpoint). */
+    /**
+     * The namespaces and identity: all of them, the network included; the provider reaches its model endpoint through
+     * the egress relay ({@link #egress}).
+     */
     private List<String> namespaces() {
         List<String> argv = new ArrayList<>(List.of(
                 bwrap.orElseThrow().toString(),
@@ -395,6 +431,7 @@ public final class ProviderSandbox {
                 "--unshare-pid",
                 "--unshare-ipc",
                 "--unshare-uts",
+                "--unshare-net",
                 "--unshare-cgroup-try",
                 "--cap-drop",
                 "ALL"));
@@ -441,8 +478,9 @@ public final class ProviderSandbox {
                 Files.writeString(script, """
                         #!/bin/sh
                         # ServerFS (issue 25): one shell command of the provider, in a network namespace of its own.
-                        exec '%s' --unshare-user --unshare-net --die-with-parent --dev-bind / / -- /bin/sh -c "$1"
-                        """.formatted(bwrap.orElseThrow()), StandardCharsets.UTF_8);
+                        exec '%s' --unshare-user --unshare-net --die-with-parent --dev-bind / / --tmpfs '%s' \\
+                          -- /bin/sh -c "$1"
+                        """.formatted(bwrap.orElseThrow(), EGRESS_DIR), StandardCharsets.UTF_8);
                 Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("r-x------"));
                 dir.toFile().deleteOnExit();
                 script.toFile().deleteOnExit();
@@ -453,6 +491,82 @@ public final class ProviderSandbox {
             }
         }
         return offlineShellScript;
+    }
+
+    /**
+     * The way out of the view's network namespace (its only one): the relay's socket directory, the JVM and the
+     * {@link EgressForwarder}'s class read-only, the proxy variables pointing at the forwarder (and no {@code
+     * NO_PROXY}); returns the argv that runs the forwarder, to go before the provider's own.
+     */
+    private List<String> egress(List<String> argv, Map<String, String> environment, List<Path> visible) {
+        Path socketDir = relay().socket().getParent();
+        Path javaHome = javaHome();
+        Path classes = forwarderClasses();
+        argv.addAll(List.of("--ro-bind", socketDir.toString(), EGRESS_DIR.toString()));
+        for (Path p : List.of(javaHome, classes)) {
+            argv.addAll(List.of("--ro-bind", p.toString(), p.toString()));
+            visible.add(p);
+        }
+        String proxy = "http://127.0.0.1:" + EGRESS_PORT;
+        PROXY_VARIABLES.forEach(v -> environment.put(v, proxy));
+        NO_PROXY_VARIABLES.forEach(environment::remove);
+        List<String> forwarder = new ArrayList<>();
+        forwarder.add(javaHome.resolve("bin").resolve("java").toString());
+        forwarder.addAll(FORWARDER_JVM_OPTIONS);
+        forwarder.addAll(List.of("-cp", classes.toString(), EgressForwarder.class.getName()));
+        forwarder.addAll(List.of(EGRESS_DIR.resolve(EGRESS_SOCKET).toString(), Integer.toString(EGRESS_PORT), "--"));
+        return forwarder;
+    }
+
+    /** The relay of every child of this sandbox, started on first use on an owner-only socket directory. */
+    private synchronized EgressRelay relay() {
+        if (relay == null) {
+            try {
+                Path dir = Files.createTempDirectory(
+                        "serverfs-egress-",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                relay = EgressRelay.open(dir.resolve(EGRESS_SOCKET), egress);
+                dir.toFile().deleteOnExit();
+                relay.socket().toFile().deleteOnExit();
+            } catch (IOException e) {
+                throw new ServerFsException(
+                        ErrorCode.AGENT_PROVIDER_ERROR, "the provider's egress relay could not be set up");
+            }
+        }
+        return relay;
+    }
+
+    /**
+     * The installation of the JVM this process runs on (the forwarder runs on it too): the directory above the {@code
+     * bin/java} this process was started as.
+     */
+    private static Path javaHome() {
+        Path java = ProcessHandle.current()
+                .info()
+                .command()
+                .map(Path::of)
+                .map(ProviderSandbox::real)
+                .filter(p -> p.getFileName().toString().equals("java"))
+                .orElseThrow(() -> new ServerFsException(
+                        ErrorCode.AGENT_PROVIDER_ERROR, "the provider's egress relay is unavailable"));
+        Path bin = java.getParent();
+        if (bin == null || bin.getParent() == null) {
+            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the provider's egress relay is unavailable");
+        }
+        return bin.getParent();
+    }
+
+    /** The jar or class directory {@link EgressForwarder} is loaded from. */
+    private static Path forwarderClasses() {
+        try {
+            return real(Path.of(EgressForwarder.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI()));
+        } catch (java.net.URISyntaxException | NullPointerException | SecurityException e) {
+            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the provider's egress relay is unavailable");
+        }
     }
 
     /**

@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.workdir.WorkdirPath;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -238,11 +242,69 @@ class ProviderSandboxIT {
                 sandbox(),
                 true,
                 grants,
-                "\"$SHELL_PREFIX\" 'cat /proc/net/dev | wc -l; cat notes.txt'; echo; cat /proc/net/dev | wc -l");
+                "\"$SHELL_PREFIX\" 'cat /proc/net/dev | wc -l; cat notes.txt; echo; ls -A /run/serverfs/egress | wc -l';"
+                        + " cat /proc/net/dev | wc -l; ls -A /run/serverfs/egress; echo $HTTPS_PROXY");
         String[] lines = out.strip().split("\n");
         assertEquals("3", lines[0].strip(), "only loopback in the offline shell: " + out);
         assertEquals("notes", lines[1].strip(), "the same view: " + out);
-        assertTrue(Integer.parseInt(lines[2].strip()) > 3, "the provider itself keeps the network: " + out);
+        assertEquals("0", lines[2].strip(), "the offline shell does not see the egress relay: " + out);
+        assertEquals("3", lines[3].strip(), "the provider itself has only loopback too: " + out);
+        assertEquals("egress.sock", lines[4].strip(), "and the relay's socket: " + out);
+        assertEquals("http://127.0.0.1:" + ProviderSandbox.EGRESS_PORT, lines[5].strip(), out);
+    }
+
+    /** Prints what {@code http://127.0.0.1:<port>/} answered through the proxy, or NO, for each port given. */
+    private static final String FETCH = "import sys, urllib.request\n"
+            + "for port in sys.argv[1:]:\n"
+            + "    try:\n"
+            + "        print(urllib.request.urlopen('http://127.0.0.1:%s/' % port, timeout=10).read().decode())\n"
+            + "    except Exception:\n"
+            + "        print('NO')\n";
+
+    /**
+     * The view's network namespace has loopback only; through the forwarder and the relay the child reaches what the
+     * policy admits, and neither a loopback server it does not admit nor ServerFS' own port, listed or not.
+     */
+    @Test
+    void the_view_reaches_through_the_relay_only_what_its_policy_admits() throws Exception {
+        List<HttpServer> servers = new ArrayList<>();
+        try {
+            for (String name : List.of("allowed", "unlisted", "own")) {
+                HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
+                server.createContext("/", exchange -> {
+                    byte[] body = name.getBytes(StandardCharsets.UTF_8);
+                    exchange.sendResponseHeaders(200, body.length);
+                    exchange.getResponseBody().write(body);
+                    exchange.close();
+                });
+                server.start();
+                servers.add(server);
+            }
+            int allowed = servers.get(0).getAddress().getPort();
+            int unlisted = servers.get(1).getAddress().getPort();
+            int own = servers.get(2).getAddress().getPort();
+            ProviderSandbox sandbox = ProviderSandbox.confined(
+                    "bwrap",
+                    PATH,
+                    List.of(),
+                    List.of(state),
+                    dir.resolve("homes"),
+                    EgressPolicy.of(Map.of(), List.of("127.0.0.1:" + allowed, "127.0.0.1:" + own), Set.of(own)));
+            Files.writeString(work.resolve("fetch.py"), FETCH);
+            String out = run(
+                    sandbox,
+                    true,
+                    GRANTS,
+                    "python3 fetch.py " + allowed + " " + unlisted + " " + own
+                            + "; HTTPS_PROXY= HTTP_PROXY= http_proxy="
+                            + " https_proxy= ALL_PROXY= all_proxy= python3 fetch.py " + allowed + " " + unlisted);
+            assertEquals(
+                    List.of("allowed", "NO", "NO", "NO", "NO"),
+                    List.of(out.strip().split("\n")),
+                    out);
+        } finally {
+            servers.forEach(s -> s.stop(0));
+        }
     }
 
     /**

@@ -17,13 +17,16 @@ import dev.serverfs.domain.task.AgentLimits;
 import dev.serverfs.domain.task.TaskId;
 import dev.serverfs.domain.workdir.Workdirs;
 import dev.serverfs.provider.AgentRuntimeDescriptor;
+import dev.serverfs.provider.EgressPolicy;
 import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -96,7 +99,10 @@ public final class EmbeddedAgent implements AutoCloseable {
     /**
      * The provider children's filesystem view (issue 25): bubblewrap, unless the operator opted out; ServerFS' own
      * state, locks and socket directory, its {@code --env-file}, and every workdir, concealed from each child; each
-     * workdir's provider configuration kept in {@code provider-homes} of the state directory.
+     * workdir's provider configuration kept in {@code provider-homes} of the state directory; its only network the
+     * egress relay, which admits the providers' endpoints (the server's environment names them) and the operator's
+     * {@code SERVERFS_AGENT_EGRESS_ALLOW}, and never this process' own listeners; through the proxy this process'
+     * environment names ({@code HTTPS_PROXY}, {@code HTTP_PROXY}, {@code NO_PROXY}), if any.
      */
     static ProviderSandbox sandbox(ServerFsConfig config) {
         ServerFsConfig.Sandbox settings = config.agent().sandbox();
@@ -108,12 +114,18 @@ public final class EmbeddedAgent implements AutoCloseable {
                 .stateDir()
                 .orElseThrow(() -> new ServerFsException(
                         ErrorCode.CONFIGURATION_ERROR, "the embedded Agent needs SERVERFS_AGENT_BRIDGE_STATE_DIR"));
+        Set<Integer> ownPorts = new HashSet<>();
+        ownPorts.add(config.network().port());
+        config.network().metricsPort().ifPresent(ownPorts::add);
+        config.network().bridgeMetricsPort().ifPresent(ownPorts::add);
         return ProviderSandbox.confined(
                 settings.bwrapBin(),
                 System.getenv("PATH"),
                 settings.readOnlyPaths(),
                 serverPaths,
-                stateDir.resolve(PROVIDER_HOMES));
+                stateDir.resolve(PROVIDER_HOMES),
+                EgressPolicy.of(
+                        System.getenv(), settings.egressAllow(), ownPorts, EgressPolicy.Upstream.of(System.getenv())));
     }
 
     /**

@@ -72,7 +72,8 @@ final class AgentRules {
                         AgentSettings.ALLOW_UNCONFINED.get(vars),
                         AgentSettings.BWRAP_BIN.get(vars),
                         AgentSettings.SANDBOX_READ_ONLY_PATHS.get(vars),
-                        vars.file()));
+                        vars.file(),
+                        AgentSettings.EGRESS_ALLOW.get(vars)));
     }
 
     /**

@@ -175,6 +175,30 @@ public final class AgentSettings {
             "",
             "Extra paths a provider child sees read-only besides /usr and /etc (toolchains under /opt, say).");
 
+    /** A comma list of {@code host:port} entries (an IPv6 literal in brackets); anything else is an error. */
+    static final Style<List<String>> HOST_PORTS = new Style<>("comma list of host:port", (vars, name) -> {
+        List<String> entries = new ArrayList<>();
+        for (String item : vars.commaList(name)) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                            "(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+):([0-9]{1,5})")
+                    .matcher(item.strip());
+            if (!m.matches() || Integer.parseInt(m.group(2)) < 1 || Integer.parseInt(m.group(2)) > 65535) {
+                throw new ConfigurationException(name + " must list host:port entries");
+            }
+            entries.add(item.strip());
+        }
+        return Optional.of(List.copyOf(entries));
+    });
+
+    public static final Setting<List<String>> EGRESS_ALLOW = Setting.of(
+            "SERVERFS_AGENT_EGRESS_ALLOW",
+            AGENT,
+            HOST_PORTS,
+            "",
+            "Extra host:port entries a provider child may reach through the egress relay besides its endpoints (the"
+                    + " providers' API and login hosts, OPENAI_BASE_URL, ANTHROPIC_BASE_URL); loopback and private"
+                    + " addresses only when listed here (see docs/AGENTS.md).");
+
     static final List<Setting<?>> ALL = Stream.of(
                     List.<Setting<?>>of(
                             BRIDGE_ENABLED,
@@ -195,7 +219,7 @@ public final class AgentSettings {
                             MAX_ACTIVE_TASKS,
                             TASK_RETENTION_HOURS),
                     AgentRuntimeCatalogue.SETTINGS,
-                    List.<Setting<?>>of(ALLOW_UNCONFINED, BWRAP_BIN, SANDBOX_READ_ONLY_PATHS))
+                    List.<Setting<?>>of(ALLOW_UNCONFINED, BWRAP_BIN, SANDBOX_READ_ONLY_PATHS, EGRESS_ALLOW))
             .flatMap(List::stream)
             .toList();
 

@@ -295,16 +295,23 @@ public record ServerFsConfig(
     /**
      * How provider children are confined (issue 25): {@code SERVERFS_AGENT_ALLOW_UNCONFINED} (the operator's opt-out
      * where the view cannot be built), {@code SERVERFS_AGENT_BWRAP_BIN} and {@code
-     * SERVERFS_AGENT_SANDBOX_READ_ONLY_PATHS}, and the {@code --env-file} the configuration came from (it holds {@code
-     * SERVERFS_AUTH_TOKEN}), which every child's view conceals. {@link #toString} shows no path.
+     * SERVERFS_AGENT_SANDBOX_READ_ONLY_PATHS}, the {@code --env-file} the configuration came from (it holds {@code
+     * SERVERFS_AUTH_TOKEN}), which every child's view conceals, and {@code SERVERFS_AGENT_EGRESS_ALLOW}, the operator's
+     * extra {@code host:port} entries of the egress relay. {@link #toString} shows no path.
      */
-    public record Sandbox(boolean allowUnconfined, String bwrapBin, List<Path> readOnlyPaths, Optional<Path> envFile) {
-        public static final Sandbox DEFAULTS = new Sandbox(false, "bwrap", List.of(), Optional.empty());
+    public record Sandbox(
+            boolean allowUnconfined,
+            String bwrapBin,
+            List<Path> readOnlyPaths,
+            Optional<Path> envFile,
+            List<String> egressAllow) {
+        public static final Sandbox DEFAULTS = new Sandbox(false, "bwrap", List.of(), Optional.empty(), List.of());
 
         public Sandbox {
             Objects.requireNonNull(bwrapBin, "bwrapBin");
             readOnlyPaths = List.copyOf(readOnlyPaths);
             Objects.requireNonNull(envFile, "envFile");
+            egressAllow = List.copyOf(egressAllow);
         }
 
         @Override

@@ -771,6 +771,20 @@ class ConfigLoaderTest {
         assertEquals(Optional.of(tmp), a.stateDir());
     }
 
+    @Test
+    void the_egress_allow_list_takes_host_port_entries_only() throws Exception {
+        bridge();
+        assertEquals(List.of(), load().agent().sandbox().egressAllow());
+        env.put("SERVERFS_AGENT_EGRESS_ALLOW", "gw.internal:8443, [::1]:8000,127.0.0.1:11434");
+        assertEquals(
+                List.of("gw.internal:8443", "[::1]:8000", "127.0.0.1:11434"),
+                load().agent().sandbox().egressAllow());
+        for (String bad : List.of("gw.internal", "http://gw:80", "gw:0", "gw:70000", "::1:80", "gw:80/x")) {
+            env.put("SERVERFS_AGENT_EGRESS_ALLOW", bad);
+            assertRejected("SERVERFS_AGENT_EGRESS_ALLOW must list host:port entries");
+        }
+    }
+
     private AgentRuntimeDescriptor.Values claude() throws ConfigurationException {
         return load().agent().runtimeSettings().get(RuntimeName.of("claude"));
     }

@@ -4,24 +4,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Claude process runs inside the provider view but on the host's network, and it executes what files a task can
- * write tell it to: its settings in the read-write {@code ~/.claude}, the workdir's {@code .claude/settings.json} and
- * {@code .git/config}. A probing session showed one command a human approved in one task (itself offline, as
- * AGENTS.md promises) plant code that later tasks ran with network and without approval; the two tests attack
- * those routes and failed before the command line closed them ({@code ClaudeCommandLine}: the workdir's settings
- * unread, hooks off, the shell prefix pinned, {@code core.fsmonitor} off). The third attacks the transcripts: when
- * every workdir's tasks shared the operator's {@code ~/.claude}, they carried one workdir's content into another
- * (each workdir now has its own, {@code ProviderSandbox}).
+ * The Claude process runs inside the provider view, and it executes what files a task can write tell it to: its
+ * settings in the read-write {@code ~/.claude}, the workdir's {@code .claude/settings.json} and {@code .git/config}. A
+ * probing session showed one command a human approved in one task (itself offline, as AGENTS.md promises) plant code
+ * that later tasks ran with network and without approval; the first two tests attack those routes and failed before
+ * the command line closed them ({@code ClaudeCommandLine}: the workdir's settings unread, hooks off, the shell prefix
+ * pinned, {@code core.fsmonitor} off). The others attack what the command line cannot close: MCP servers a task
+ * configured (until every turn ran {@code --strict-mcp-config}), the transcripts (while every workdir's tasks shared
+ * the operator's {@code ~/.claude}; each workdir now has its own, {@code ProviderSandbox}), a git clean filter (until
+ * the view got a network namespace of its own whose only way out is the egress relay).
  */
 class ClaudeConfigurationEscapeIT {
     private static final String MARK = "SECRET-" + UUID.randomUUID();
@@ -204,6 +210,44 @@ class ClaudeConfigurationEscapeIT {
             assertFalse(answer.contains(MARK), "another workdir's content reached this task:\n" + answer);
             assertFalse(Files.exists(w.home.resolve(".claude/projects")), "the operator's ~/.claude was written");
         }
+    }
+
+    /**
+     * What the Claude process itself starts runs in the view's network namespace, whose only way out is the egress
+     * relay: a clean filter a task configured in the workdir's git repository (Claude's own {@code git status} runs
+     * it, before any tool and without approval) reaches no loopback server that stands in for ServerFS' {@code /mcp},
+     * while the turn still reaches its allow-listed model. Failed (NET-OPEN) while the view shared the host's network.
+     */
+    @Test
+    void a_clean_filter_claude_runs_itself_reaches_no_loopback_server() throws Exception {
+        Path bin = ClaudeCode.binary();
+        try (ServerSocket standIn = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+                ProviderWorld<MockMessagesApi> w =
+                        ClaudeWorld.start(dir, bin, r -> new MockMessagesApi.Reply.Text("done"), Map.of())) {
+            Path proj = w.proj;
+            Files.writeString(proj.resolve("probe.py"), PROBE);
+            Files.writeString(proj.resolve("tracked.txt"), "one\n");
+            git(proj, "init", "-q");
+            git(proj, "add", "tracked.txt");
+            git(proj, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "t");
+            git(
+                    proj,
+                    "config",
+                    "filter.probe.clean",
+                    "python3 " + proj.resolve("probe.py") + " filter " + standIn.getLocalPort() + " >/dev/null; cat");
+            Files.writeString(proj.resolve(".gitattributes"), "tracked.txt filter=probe\n");
+            Files.writeString(proj.resolve("tracked.txt"), "one\n"); // same size, newer: git hashes it, filtered
+            JsonNode task = w.awaitStatus(w.submit("hello"), "succeeded");
+            assertEquals("done", task.get("final_response").asText(), "the turn reached its model");
+            String filter = Files.readString(proj.resolve("filter.txt"));
+            assertTrue(filter.contains("NET-CLOSED") && !filter.contains("NET-OPEN"), filter);
+        }
+    }
+
+    private static void git(Path repo, String... args) throws Exception {
+        List<String> argv = new ArrayList<>(List.of("git", "-C", repo.toString()));
+        argv.addAll(List.of(args));
+        assertEquals(0, new ProcessBuilder(argv).inheritIO().start().waitFor(), String.join(" ", argv));
     }
 
     private static String quote(String text) {

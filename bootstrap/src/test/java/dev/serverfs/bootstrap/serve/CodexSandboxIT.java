@@ -5,13 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
 import dev.serverfs.bootstrap.serve.MockResponsesApi.Reply;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * "Sandbox caveat"): a {@code workspace-write} task cannot create a file in {@code /tmp}, which Codex's own
  * {@code workspace-write} leaves writable, and a {@code review} turn cannot create any file, with or without asking
  * for escalation (a review task never asks), run end to end as a {@code review} task in a {@code review} workdir
- * (issue 25), and a task does not read what a task of another workdir saw in Codex's sessions.
+ * (issue 25); a task does not read what a task of another workdir saw in Codex's sessions; a command a human
+ * approved for escalation runs outside Codex's sandbox but inside the view, whose only network is the egress relay:
+ * it cannot reach a loopback server that stands in for ServerFS' own {@code /mcp}.
  */
 class CodexSandboxIT {
     private static Path bin;
@@ -86,6 +92,55 @@ class CodexSandboxIT {
             assertFalse(first.contains("Process exited with code 0"), first);
         } finally {
             Files.deleteIfExists(outside);
+        }
+    }
+
+    /** Prints DIRECT-OPEN or DIRECT-CLOSED, then PROXY-OPEN or PROXY-CLOSED: can it reach 127.0.0.1:argv[1]? */
+    private static final String REACH = """
+            import socket, sys, urllib.request
+            port = int(sys.argv[1])
+            try:
+                socket.create_connection(("127.0.0.1", port), 3).close(); d = "DIRECT-OPEN"
+            except Exception:
+                d = "DIRECT-CLOSED"
+            try:
+                urllib.request.urlopen("http://127.0.0.1:%d/mcp" % port, timeout=5).read(); p = "PROXY-OPEN"
+            except Exception:
+                p = "PROXY-CLOSED"
+            print(d, p)
+            """;
+
+    /**
+     * The view's network is the egress relay alone: an approved escalated command (outside Codex's sandbox, inside
+     * the view) reaches neither a loopback HTTP server that stands in for ServerFS' {@code /mcp} nor, through the
+     * relay, anything it does not admit; the turn itself still reaches its allow-listed mock model.
+     */
+    @Test
+    void an_escalated_command_reaches_no_loopback_server_while_the_turn_reaches_its_model() throws Exception {
+        HttpServer standIn = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        AtomicInteger hits = new AtomicInteger();
+        standIn.createContext("/", exchange -> {
+            hits.incrementAndGet();
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        standIn.start();
+        try {
+            int port = standIn.getAddress().getPort();
+            world = CodexWorld.start(dir, bin, twoCommands("true", "python3 reach.py " + port), Map.of());
+            Files.writeString(world.proj.resolve("reach.py"), REACH);
+            String id = world.submit("Reach out");
+            JsonNode task = world.finish(id, "approve_once");
+            assertEquals("Done trying.", task.get("final_response").asText(), "the turn reached its model");
+            String out = world.mock.requests().stream()
+                    .flatMap(r -> r.callOutput("call_2").stream())
+                    .findFirst()
+                    .orElseThrow()
+                    .toString();
+            assertTrue(out.contains("DIRECT-CLOSED PROXY-CLOSED"), out);
+            assertEquals(0, hits.get(), "the stand-in for /mcp was reached");
+        } finally {
+            standIn.stop(0);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.serverfs.bootstrap.serve;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,7 +9,8 @@ import java.util.Map;
 /**
  * One Codex test's {@link ProviderWorld}: besides {@code HOME}, a {@code CODEX_HOME} (under {@code target/}) whose {@code config.toml} points
  * the {@code mock} provider at this test's {@link MockResponsesApi} (no retries: Codex retries an unreachable
- * endpoint for ever, PROVIDERS.md (f)) and a task timeout of 120 s.
+ * endpoint for ever, PROVIDERS.md (f)), a task timeout of 120 s, and the mock in {@code SERVERFS_AGENT_EGRESS_ALLOW}
+ * (the egress relay is the child's only network).
  */
 final class CodexWorld {
     private CodexWorld() {}
@@ -41,7 +43,10 @@ final class CodexWorld {
                         "SERVERFS_AGENT_CODEX_BIN",
                         bin.toString(),
                         "SERVERFS_AGENT_TASK_TIMEOUT_SECONDS",
-                        "120"),
+                        "120",
+                        // the mock is named in config.toml, which ServerFS does not read: the relay must admit it
+                        "SERVERFS_AGENT_EGRESS_ALLOW",
+                        "127.0.0.1:" + URI.create(mock.baseUrl()).getPort()),
                 extra);
     }
 
