@@ -202,14 +202,8 @@ public record EgressPolicy(List<Entry> entries, Set<Integer> ownPorts, Upstream 
      * to non-public addresses.
      */
     public Optional<InetAddress> admit(String host, int port) {
-        String h = host.toLowerCase(Locale.ROOT);
-        if (h.startsWith("[") && h.endsWith("]")) {
-            h = h.substring(1, h.length() - 1);
-        }
-        String wanted = h;
-        Optional<Entry> entry = entries.stream()
-                .filter(e -> e.host().equals(wanted) && e.port() == port)
-                .reduce((a, b) -> a.explicit() ? a : b);
+        String wanted = bare(host);
+        Optional<Entry> entry = entry(wanted, port);
         if (entry.isEmpty()) {
             return Optional.empty();
         }
@@ -237,14 +231,8 @@ public record EgressPolicy(List<Entry> entries, Set<Integer> ownPorts, Upstream 
      * address nor, for a default entry, a non-public address.
      */
     public boolean admitsName(String host, int port) {
-        String h = host.toLowerCase(Locale.ROOT);
-        if (h.startsWith("[") && h.endsWith("]")) {
-            h = h.substring(1, h.length() - 1);
-        }
-        String wanted = h;
-        Optional<Entry> entry = entries.stream()
-                .filter(e -> e.host().equals(wanted) && e.port() == port)
-                .reduce((a, b) -> a.explicit() ? a : b);
+        String wanted = bare(host);
+        Optional<Entry> entry = entry(wanted, port);
         if (entry.isEmpty()) {
             return false;
         }
@@ -259,6 +247,19 @@ public record EgressPolicy(List<Entry> entries, Set<Integer> ownPorts, Upstream 
         return literal.map(a ->
                         !(ownPorts.contains(port) && local(a)) && (entry.get().explicit() || publicAddress(a)))
                 .orElse(true);
+    }
+
+    /** {@code host} in lower case, without the brackets of an IPv6 literal. */
+    private static String bare(String host) {
+        String h = host.toLowerCase(Locale.ROOT);
+        return h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
+    }
+
+    /** The entry that allows {@code host:port} (an operator's, explicit, before a default one), if any. */
+    private Optional<Entry> entry(String host, int port) {
+        return entries.stream()
+                .filter(e -> e.host().equals(host) && e.port() == port)
+                .reduce((a, b) -> a.explicit() ? a : b);
     }
 
     /** Loopback, the wildcard, or an address of one of this host's interfaces. */

@@ -102,15 +102,7 @@ class ProviderSandboxIT {
                         1024),
                 view,
                 grants);
-        ProcessBuilder builder = new ProcessBuilder(command.argv())
-                .directory(command.workingDirectory().toFile())
-                .redirectErrorStream(true);
-        builder.environment().clear();
-        builder.environment().putAll(command.environment());
-        Process p = builder.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        return out;
+        return start(command);
     }
 
     private static final String READ_ALL = "cat notes.txt; cat .env; cat .ssh/key; cat nested-state/tasks.sqlite3;"
