@@ -95,24 +95,16 @@ final class Disconnects implements AutoCloseable {
     }
 
     /** One call on one connection. */
-    final class Watch implements AutoCloseable {
+    final class Watch extends CancellableCall {
         private final AbstractServerConnection connection;
-        private final Thread thread;
         /** Only the watchdog thread reads and writes it: the call was registered at an earlier look. */
         private boolean seen;
 
         private boolean probing = true;
-        private boolean cancelled;
-        private boolean ended;
 
         private Watch(AbstractServerConnection connection, Thread thread) {
+            super(thread);
             this.connection = connection;
-            this.thread = thread;
-        }
-
-        /** Whether the client's close stopped the call; the caller then sends nothing more for it. */
-        synchronized boolean cancelled() {
-            return cancelled;
         }
 
         /** The watchdog's look: from the second one on, a probe on the connection's I/O thread. */
@@ -134,7 +126,7 @@ final class Disconnects implements AutoCloseable {
          */
         private synchronized void probe() {
             probes.increment();
-            if (ended || cancelled || !probing) {
+            if (!live() || !probing) {
                 return;
             }
             if (connection.getExtraBytes() != null) {
@@ -153,8 +145,7 @@ final class Disconnects implements AutoCloseable {
                     read = -1;
                 }
                 if (read < 0) {
-                    cancelled = true;
-                    thread.interrupt();
+                    cancel();
                 } else if (read > 0) {
                     // The start of a pipelined request: Undertow reads it from here once this exchange ends.
                     pooled.getBuffer().flip();
@@ -169,19 +160,10 @@ final class Disconnects implements AutoCloseable {
             }
         }
 
-        /** Unregisters the call; from now on no probe reads its connection or reaches its thread. */
+        /** From the end on, no probe reads its connection (the probe runs under the same lock). */
         @Override
-        public void close() {
-            boolean wasCancelled;
-            synchronized (this) {
-                ended = true;
-                wasCancelled = cancelled;
-            }
+        void unregister() {
             calls.remove(this);
-            if (wasCancelled) {
-                // The work may have finished before it saw the interrupt: what follows must not see it either.
-                Thread.interrupted();
-            }
         }
     }
 }

@@ -10,7 +10,6 @@ import dev.serverfs.application.port.in.ReadTextFileUseCase;
 import dev.serverfs.application.port.out.AuditLog;
 import dev.serverfs.application.service.ListWorkdirsService;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -133,8 +132,8 @@ class DisconnectCancellationIT {
             release.countDown();
 
             InputStream in = socket.getInputStream();
-            String first = readResponse(in);
-            String second = readResponse(in);
+            String first = McpTestClient.readResponse(in);
+            String second = McpTestClient.readResponse(in);
             assertTrue(first.startsWith("HTTP/1.1 200"), first);
             assertEquals(7, Json.WIRE.readTree(body(first)).get("id").intValue(), first);
             assertEquals(
@@ -192,24 +191,5 @@ class DisconnectCancellationIT {
 
     private static String body(String response) {
         return response.substring(response.indexOf("\r\n\r\n") + 4);
-    }
-
-    /** One HTTP/1.1 response with a Content-Length body, read off a keep-alive stream. */
-    private static String readResponse(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("connection closed inside a response head: " + head);
-            }
-            head.write(b);
-        }
-        String headers = head.toString(StandardCharsets.ISO_8859_1);
-        int length = headers.lines()
-                .filter(l -> l.regionMatches(true, 0, "Content-Length:", 0, 15))
-                .mapToInt(l -> Integer.parseInt(l.substring(15).trim()))
-                .findFirst()
-                .orElseThrow();
-        return headers + new String(in.readNBytes(length), StandardCharsets.UTF_8);
     }
 }

@@ -133,4 +133,23 @@ final class McpTestClient {
     static int status(String rawResponse) {
         return Integer.parseInt(rawResponse.substring(9, 12));
     }
+
+    /** One HTTP/1.1 response with a Content-Length body, read off a keep-alive stream. */
+    static String readResponse(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("connection closed inside a response head: " + head);
+            }
+            head.write(b);
+        }
+        String headers = head.toString(StandardCharsets.ISO_8859_1);
+        int length = headers.lines()
+                .filter(l -> l.regionMatches(true, 0, "Content-Length:", 0, 15))
+                .mapToInt(l -> Integer.parseInt(l.substring(15).trim()))
+                .findFirst()
+                .orElseThrow();
+        return headers + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
 }

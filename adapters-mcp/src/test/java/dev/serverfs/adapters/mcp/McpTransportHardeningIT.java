@@ -250,7 +250,7 @@ class McpTransportHardeningIT {
             socket.getOutputStream().write(head(port, id, 1 << 30, false));
             socket.getOutputStream().flush();
 
-            String response = readResponse(socket.getInputStream());
+            String response = McpTestClient.readResponse(socket.getInputStream());
 
             assertEquals(413, status(response), response);
             assertTrue(response.toLowerCase(Locale.ROOT).contains("connection: close"), response);
@@ -320,7 +320,7 @@ class McpTransportHardeningIT {
                         .getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
                 InputStream in = socket.getInputStream();
-                String response = readResponse(in);
+                String response = McpTestClient.readResponse(in);
                 assertEquals(Integer.parseInt(request.getValue()), status(response), response);
 
                 long started = System.nanoTime();
@@ -340,8 +340,8 @@ class McpTransportHardeningIT {
             out.write(head(port, id, body.length(), false));
             out.write(body.getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            assertEquals(405, status(readResponse(socket.getInputStream())));
-            assertEquals(200, status(readResponse(socket.getInputStream())));
+            assertEquals(405, status(McpTestClient.readResponse(socket.getInputStream())));
+            assertEquals(200, status(McpTestClient.readResponse(socket.getInputStream())));
         }
     }
 
@@ -489,7 +489,7 @@ class McpTransportHardeningIT {
             socket.getOutputStream().flush();
             InputStream in = socket.getInputStream();
             for (String requestId : ids) {
-                String response = readResponse(in);
+                String response = McpTestClient.readResponse(in);
                 assertEquals(200, status(response), response.substring(0, Math.min(200, response.length())));
                 String body = response.substring(response.indexOf("\r\n\r\n") + 4);
                 assertEquals(
@@ -497,25 +497,6 @@ class McpTransportHardeningIT {
             }
             assertEquals(-1, in.read(), "nothing after the last answer");
         }
-    }
-
-    /** One HTTP/1.1 response with a Content-Length body, read off a keep-alive stream. */
-    private static String readResponse(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("connection closed inside a response head: " + head);
-            }
-            head.write(b);
-        }
-        String headers = head.toString(StandardCharsets.ISO_8859_1);
-        int length = headers.lines()
-                .filter(l -> l.regionMatches(true, 0, "Content-Length:", 0, 15))
-                .mapToInt(l -> Integer.parseInt(l.substring(15).trim()))
-                .findFirst()
-                .orElseThrow();
-        return headers + new String(in.readNBytes(length), StandardCharsets.UTF_8);
     }
 
     // --- helpers --------------------------------------------------------------------------------------------
