@@ -216,11 +216,14 @@ public final class EgressRelay implements AutoCloseable {
 
     /** A connection to the upstream proxy {@code via}, or null after answering 502. */
     private static Socket proxy(OutputStream out, URI via) throws IOException {
+        return open(out, new InetSocketAddress(via.getHost(), via.getPort() == -1 ? 80 : via.getPort()));
+    }
+
+    /** A connection to {@code to}, or null after answering 502. */
+    private static Socket open(OutputStream out, InetSocketAddress to) throws IOException {
         Socket upstream = new Socket();
         try {
-            upstream.connect(
-                    new InetSocketAddress(via.getHost(), via.getPort() == -1 ? 80 : via.getPort()),
-                    CONNECT_TIMEOUT_MILLIS);
+            upstream.connect(to, CONNECT_TIMEOUT_MILLIS);
             return upstream;
         } catch (IOException e) {
             upstream.close();
@@ -281,19 +284,7 @@ public final class EgressRelay implements AutoCloseable {
     /** The connected target, or null after answering the client with why not. */
     private Socket connect(OutputStream out, String host, int port) throws IOException {
         Optional<InetAddress> address = policy.admit(host, port);
-        if (address.isEmpty()) {
-            answer(out, "403 Forbidden");
-            return null;
-        }
-        Socket upstream = new Socket();
-        try {
-            upstream.connect(new InetSocketAddress(address.get(), port), CONNECT_TIMEOUT_MILLIS);
-            return upstream;
-        } catch (IOException e) {
-            upstream.close();
-            answer(out, "502 Bad Gateway");
-            return null;
-        }
+        return address.isEmpty() ? refuse(out) : open(out, new InetSocketAddress(address.get(), port));
     }
 
     /**
