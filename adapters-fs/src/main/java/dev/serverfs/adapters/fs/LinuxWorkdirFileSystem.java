@@ -240,9 +240,11 @@ public final class LinuxWorkdirFileSystem
         int fd = openBeneath(workdir, root, DIRECTORY_FLAGS, label);
         // An explicit stack, not recursion: a chain of thousands of directories must not overflow the thread's
         // stack (issue 10 §3). One descriptor per level: bounded by depth, not width (v0.7.2).
+        // The view's walk: what it cannot see whole is concealed (or, at the top, fails it).
+        boolean strict = onOwn != null;
         ArrayDeque<Level> stack = new ArrayDeque<>();
         Level top = Level.open(fd, root, label);
-        if (onOwn != null && !top.complete) {
+        if (strict && !top.complete) {
             Syscalls.close(top.fd);
             throw FsFailures.of(ErrorCode.AGENT_PROVIDER_ERROR, label);
         }
@@ -272,7 +274,6 @@ public final class LinuxWorkdirFileSystem
                             if (child == GONE) {
                                 continue;
                             }
-                            boolean strict = onOwn != null; // the view's walk: what it cannot see whole is concealed
                             if (child != FORBIDDEN && strict && own.isOwnDirectory(child)) {
                                 Syscalls.close(child);
                                 child = FORBIDDEN;
@@ -284,7 +285,7 @@ public final class LinuxWorkdirFileSystem
                             }
                             if (next != null) {
                                 stack.push(next);
-                            } else if (onOwn != null && onOwn.visit(path, type) == WalkDecision.STOP) {
+                            } else if (strict && onOwn.visit(path, type) == WalkDecision.STOP) {
                                 return;
                             }
                         }
