@@ -304,7 +304,7 @@ public final class ProviderSandbox {
      * The provider's project configuration ({@link Grants#projectConfiguration}) in each directory from the task's
      * directory up to the workdir's root, where the provider looks for it: concealed, since any task can write it and
      * the provider acts on what it names (a probing session had Codex start an MCP server a workdir's {@code
-     * .codex/config.toml} named, on the host's network).
+     * .codex/config.toml} named, with the provider's network and without approval).
      */
     private static void concealProjectConfiguration(List<String> argv, List<String> names, Path workdir, Path cwd) {
         for (Path d = cwd; d != null && d.startsWith(workdir); d = d.getParent()) {

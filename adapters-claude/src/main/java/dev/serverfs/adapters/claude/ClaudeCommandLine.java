@@ -54,8 +54,9 @@ final class ClaudeCommandLine {
     private static Map<String, String> forced() {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("CLAUDE_CODE_MAX_RETRIES", MAX_RETRIES);
-        // Claude runs git itself, on the host's network: a core.fsmonitor a task wrote into .git/config would run
-        // there (seen by a probing session). Configuration from the environment wins over the repository's.
+        // Claude runs git itself, with the provider's network (the egress relay): a core.fsmonitor a task wrote into
+        // .git/config would run there (seen by a probing session). Configuration from the environment wins over the
+        // repository's.
         env.put("GIT_CONFIG_COUNT", "1");
         env.put("GIT_CONFIG_KEY_0", "core.fsmonitor");
         env.put("GIT_CONFIG_VALUE_0", "false");
@@ -72,13 +73,13 @@ final class ClaudeCommandLine {
      * auto-allow asks through {@code can_use_tool} on stdio; {@code review} also denies every writing tool (see
      * {@link #REVIEW_DENIED_TOOLS}), and the runtime refuses whatever else asks in a review turn.
      *
-     * <p>What a task can write must not steer a later task's Claude process, which runs on the host's network: the
-     * workdir's own settings ({@code .claude/settings.json}, {@code .claude/settings.local.json}) are not loaded
-     * ({@code --setting-sources user}), and the command-line settings, which win over the user's (whose directory the
-     * view binds read-write), turn every hook off and pin {@code CLAUDE_CODE_SHELL_PREFIX} to {@code offlineShell}
-     * when there is one. A probing session planted an {@code env} that emptied the prefix, and an exec-form hook that
+     * <p>What a task can write must not steer a later task's Claude process, which has network (the egress relay's):
+     * the workdir's own settings ({@code .claude/settings.json}, {@code .claude/settings.local.json}) are not loaded
+     * ({@code --setting-sources user}), and the command-line settings, which win over the user's (the operator's,
+     * bound read-only), turn every hook off and pin {@code CLAUDE_CODE_SHELL_PREFIX} to {@code offlineShell} when
+     * there is one. A probing session planted an {@code env} that emptied the prefix, and an exec-form hook that
      * ran with network, without approval, in a later review task. No turn starts an MCP server ({@code
-     * --strict-mcp-config} and none given): Claude starts a server itself, on the host's network and without approval,
+     * --strict-mcp-config} and none given): Claude starts a server itself, with its network and without approval,
      * and a task can configure one in the workdir's {@code ~/.claude.json} or {@code .mcp.json}.
      */
     static List<String> argv(
