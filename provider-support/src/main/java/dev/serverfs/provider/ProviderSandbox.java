@@ -159,10 +159,21 @@ public final class ProviderSandbox {
         }
         List<String> argv = new ArrayList<>(namespaces());
         system(argv);
+        List<String> check = new ArrayList<>(argv);
         argv.addAll(List.of("--", "/usr/bin/true"));
         if (!exitsCleanly(argv)) {
             return Optional.of("bubblewrap cannot build the provider's filesystem view here (are unprivileged user"
                     + " namespaces disabled, or is this a container without them?); set"
+                    + " SERVERFS_AGENT_ALLOW_UNCONFINED=true to run providers without it");
+        }
+        // The check every child runs before its provider (verified), on a directory the view shows as it is.
+        Path usr = Path.of("/usr");
+        check.addAll(List.of("--chdir", usr.toString(), "--"));
+        check.addAll(verified(usr, identity(usr) + "\n" + identity(usr)));
+        check.add("/usr/bin/true");
+        if (!exitsCleanly(check)) {
+            return Optional.of("the provider's filesystem view cannot check which directory it shows: it needs"
+                    + " /bin/sh and /usr/bin/stat (coreutils); install them or set"
                     + " SERVERFS_AGENT_ALLOW_UNCONFINED=true to run providers without it");
         }
         probed = true;

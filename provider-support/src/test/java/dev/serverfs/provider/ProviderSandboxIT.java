@@ -411,6 +411,23 @@ class ProviderSandboxIT {
     }
 
     @Test
+    void a_view_without_the_tools_of_the_held_root_check_is_a_reason() throws Exception {
+        // A bubblewrap that builds every view but one whose command needs stat(1): a system without it.
+        Path bwrap = dir.resolve("bwrap-without-stat");
+        Files.writeString(bwrap, """
+                #!/bin/sh
+                for a; do case "$a" in *stat*) exit 127;; esac; done
+                exit 0
+                """);
+        Files.setPosixFilePermissions(bwrap, PosixFilePermissions.fromString("rwx------"));
+        Optional<String> reason = ProviderSandbox.confined(
+                        bwrap.toString(), PATH, List.of(), List.of(), dir.resolve("homes"))
+                .unavailableReason();
+        assertTrue(reason.orElseThrow().contains("/usr/bin/stat"));
+        assertFalse(reason.get().contains(dir.toString()));
+    }
+
+    @Test
     void what_only_root_may_read_is_concealed_beneath_a_directory() throws Exception {
         Path etc = Files.createDirectories(dir.resolve("etc"));
         Files.setPosixFilePermissions(etc, PosixFilePermissions.fromString("rwxr-xr-x"));
