@@ -40,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 /**
@@ -79,8 +80,10 @@ public final class LinuxWorkdirFileSystem
 
     private final WalkHook hook;
     private final Publication publication;
-    /** What {@link #deniedEntries} also reports, by identity: ServerFS' own paths. */
-    private final OwnPaths own;
+    /** What {@link #deniedEntries} also reports, by identity: ServerFS' own paths, and the identities known of them. */
+    private final List<Path> ownPaths;
+
+    private final AtomicReference<OwnPaths> own;
 
     public LinuxWorkdirFileSystem() {
         this(Resolution.AUTO);
@@ -101,18 +104,18 @@ public final class LinuxWorkdirFileSystem
     /**
      * A file system whose {@link #deniedEntries} also reports, wherever they lie in the workdir, the files and
      * directories that are {@code ownPaths} (ServerFS' state, lock and socket directories, its {@code --env-file}, the
-     * workdirs' roots) as they are now, recognised by identity (issue 25); the paths that do not exist now are left
-     * out.
+     * workdirs' roots), recognised by identity (issue 25): as they are now, and as each later {@code deniedEntries}
+     * finds them at their names.
      */
     public LinuxWorkdirFileSystem(Resolution resolution, List<Path> ownPaths) {
-        this(resolution, directory -> {}, OwnPaths.of(ownPaths));
+        this(resolution, directory -> {}, List.copyOf(ownPaths));
     }
 
     LinuxWorkdirFileSystem(Resolution resolution, WalkHook hook) {
-        this(resolution, hook, OwnPaths.NONE);
+        this(resolution, hook, List.of());
     }
 
-    private LinuxWorkdirFileSystem(Resolution resolution, WalkHook hook, OwnPaths own) {
+    private LinuxWorkdirFileSystem(Resolution resolution, WalkHook hook, List<Path> ownPaths) {
         boolean forced = resolution == Resolution.COMPONENT_WALK;
         this.confinement = new Confinement(!forced && Confinement.openat2Available());
         this.hook = hook;
@@ -120,7 +123,8 @@ public final class LinuxWorkdirFileSystem
         int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
         this.walks = new SearchSlots("serverfs-walk", cores, cores * NativeTextSearch.WAITING_PER_SLOT);
         this.publication = new Publication(confinement);
-        this.own = own;
+        this.ownPaths = ownPaths;
+        this.own = new AtomicReference<>(OwnPaths.of(ownPaths));
     }
 
     /** Whether paths are resolved with {@code openat2} (false: the component walk). */
@@ -177,7 +181,8 @@ public final class LinuxWorkdirFileSystem
      * {@inheritDoc}
      *
      * <p>The same walk also reports every entry that is one of the own paths this file system was given (see {@link
-     * #LinuxWorkdirFileSystem(Resolution, List)}), by identity: a directory when it is entered (one {@code fstat}), any
+     * #LinuxWorkdirFileSystem(Resolution, List)}), by identity (taken at construction and again now, and kept; see
+     * {@link OwnPaths}): a directory when it is entered (one {@code fstat}), any
      * other entry when its {@code d_ino} is one of theirs. Neither is entered. And it reports every directory this
      * process may not enter ({@code EACCES}, {@code EPERM}) or read whole (a name that is not valid UTF-8, which the
      * view could not name to conceal it, or a read error): what lies beneath it is unknown, and a task of the same
@@ -204,7 +209,7 @@ public final class LinuxWorkdirFileSystem
                     }
                     return deny.denies(path) ? conceal.visit(path, type) : WalkDecision.CONTINUE;
                 },
-                own,
+                ownPaths.isEmpty() ? OwnPaths.NONE : own.updateAndGet(known -> known.and(ownPaths)),
                 conceal);
         return List.copyOf(denied);
     }

@@ -12,22 +12,34 @@ import java.util.List;
 
 /**
  * ServerFS' own paths (the other workdirs' roots, the state, lock and socket directories, the {@code --env-file}) by
- * identity, {@code (st_dev, st_ino)}, taken once (at start-up): {@code deniedEntries} reports each wherever it now
- * lies in a workdir, under whatever name (issue 25), so a provider view conceals it even after a task of an outer
- * workdir renamed a directory above it. A path that does not exist when taken is left out (the view conceals it by
- * name). Immutable, thread-safe.
+ * identity, {@code (st_dev, st_ino)}: {@code deniedEntries} reports each wherever it now lies in a workdir, under
+ * whatever name (issue 25), so a provider view conceals it even after a task of an outer workdir renamed a directory
+ * above it. Taken at start-up and again at each walk ({@link #and}), and kept: a path created, or replaced (an
+ * editor's save of the env file), after start-up is known from the first submit that sees it at its name on, not
+ * only by that name. A path that does not exist when taken is left out (the view conceals it by name). Immutable,
+ * thread-safe.
  */
 final class OwnPaths {
-    static final OwnPaths NONE = new OwnPaths(new long[0], new long[0]);
+    static final OwnPaths NONE = new OwnPaths(new long[0], new long[0], 0);
 
-    /** Their devices and inode numbers, index by index: a handful, scanned without a boxed look-up per entry. */
+    /**
+     * How many identities are kept at most: the first ones taken (start-up's) are never dropped; beyond this, a new
+     * one drops the oldest of the others, so a task that keeps re-creating a path at its name cannot grow the set
+     * without end.
+     */
+    static final int MAX_IDENTITIES = 256;
+
+    /** Their devices and inode numbers, index by index: a few, scanned without a boxed look-up per entry. */
     private final long[] devices;
 
     private final long[] inodes;
+    /** How many of them, at the start, are never dropped. */
+    private final int permanent;
 
-    private OwnPaths(long[] devices, long[] inodes) {
+    private OwnPaths(long[] devices, long[] inodes, int permanent) {
         this.devices = devices;
         this.inodes = inodes;
+        this.permanent = permanent;
     }
 
     /** The identities of {@code paths} as they are now (a symlink followed: its target is the path's object). */
@@ -44,7 +56,32 @@ final class OwnPaths {
                 // missing or unreadable now: concealed by name only
             }
         }
-        return new OwnPaths(Arrays.copyOf(devices, n), Arrays.copyOf(inodes, n));
+        return new OwnPaths(Arrays.copyOf(devices, n), Arrays.copyOf(inodes, n), n);
+    }
+
+    /** These identities and those {@code paths} have now ({@link #of}); this same set when none is new. */
+    OwnPaths and(List<Path> paths) {
+        OwnPaths now = of(paths);
+        OwnPaths all = this;
+        for (int i = 0; i < now.inodes.length; i++) {
+            if (!all.isOwn(now.devices[i], now.inodes[i])) {
+                all = all.with(now.devices[i], now.inodes[i]);
+            }
+        }
+        return all;
+    }
+
+    private OwnPaths with(long device, long inode) {
+        int drop = inodes.length >= Math.max(MAX_IDENTITIES, permanent + 1) ? 1 : 0;
+        long[] d = new long[inodes.length + 1 - drop];
+        long[] n = new long[d.length];
+        System.arraycopy(devices, 0, d, 0, permanent);
+        System.arraycopy(inodes, 0, n, 0, permanent);
+        System.arraycopy(devices, permanent + drop, d, permanent, inodes.length - permanent - drop);
+        System.arraycopy(inodes, permanent + drop, n, permanent, inodes.length - permanent - drop);
+        d[d.length - 1] = device;
+        n[n.length - 1] = inode;
+        return new OwnPaths(d, n, permanent);
     }
 
     /**
@@ -87,8 +124,12 @@ final class OwnPaths {
     }
 
     private boolean isOwn(FileStat st) {
+        return isOwn(st.dev(), st.ino());
+    }
+
+    private boolean isOwn(long device, long inode) {
         for (int i = 0; i < inodes.length; i++) {
-            if (inodes[i] == st.ino() && devices[i] == st.dev()) {
+            if (inodes[i] == inode && devices[i] == device) {
                 return true;
             }
         }

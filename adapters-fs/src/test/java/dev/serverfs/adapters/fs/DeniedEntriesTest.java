@@ -106,7 +106,7 @@ class DeniedEntriesTest {
     /**
      * ServerFS' own paths are reported by identity wherever they now lie: a nested directory whose parent was renamed
      * (not entered: its deny-listed entries are not listed on their own), a file under another name (a hard link);
-     * a path that did not exist when taken is not, and a walk for the file tools sees everything as it is.
+     * a path created since is found at its name, and a walk for the file tools sees everything as it is.
      */
     @Test
     void server_paths_are_found_by_identity_wherever_they_moved() throws Exception {
@@ -124,7 +124,8 @@ class DeniedEntriesTest {
             List<Concealed> concealed = fs.deniedEntries(workdir(List.of()), 100).stream()
                     .sorted(Comparator.comparing(c -> c.path().display()))
                     .toList();
-            assertEquals(List.of(dir("a2/b"), file("a2/copy.txt")), concealed);
+            // later is at its name now: concealed by it, and known by identity from this walk on
+            assertEquals(List.of(dir("a2/b"), file("a2/copy.txt"), dir("later")), concealed);
 
             List<String> walked = new ArrayList<>();
             fs.walk(workdir(List.of()), WorkdirPath.ROOT, (path, type) -> {
@@ -134,6 +135,38 @@ class DeniedEntriesTest {
             assertEquals(
                     List.of("a2", "a2/b", "a2/b/.env", "a2/b/inner.txt", "a2/copy.txt", "later", "notes.txt"),
                     walked.stream().sorted().toList());
+        }
+    }
+
+    /**
+     * A path replaced after start-up (an editor's save of the env file: a new inode), or created after it, is known by
+     * identity from the first walk that finds it at its name: a task that then moves the directory above it does not
+     * uncover it to the next task.
+     */
+    @Test
+    void a_server_path_replaced_or_created_after_start_up_is_found_by_identity_once_seen() throws Exception {
+        Path conf = Files.createDirectories(root.resolve("conf"));
+        // a name no deny rule refuses (the --env-file may have any)
+        Path envFile = Files.writeString(conf.resolve("serverfs.conf"), "old");
+        Path later = root.resolve("conf/later");
+        try (LinuxWorkdirFileSystem fs =
+                new LinuxWorkdirFileSystem(LinuxWorkdirFileSystem.Resolution.AUTO, List.of(envFile, later))) {
+            // later first: the replaced file's inode number, once free, may be the next one given out
+            Files.createDirectories(later);
+            Path saved = Files.writeString(conf.resolve("serverfs.conf.swp"), "new");
+            Files.move(saved, envFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            assertEquals(
+                    List.of(dir("conf/later"), file("conf/serverfs.conf")),
+                    fs.deniedEntries(workdir(List.of()), 100).stream()
+                            .sorted(Comparator.comparing(c -> c.path().display()))
+                            .toList());
+
+            Files.move(conf, root.resolve("moved"));
+            assertEquals(
+                    List.of(dir("moved/later"), file("moved/serverfs.conf")),
+                    fs.deniedEntries(workdir(List.of()), 100).stream()
+                            .sorted(Comparator.comparing(c -> c.path().display()))
+                            .toList());
         }
     }
 
