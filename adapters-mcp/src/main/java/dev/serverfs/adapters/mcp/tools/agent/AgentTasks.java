@@ -331,12 +331,13 @@ final class AgentTasks implements ToolTasks {
                 continue;
             }
             List<String> selected = new ArrayList<>();
-            if (selection != null && selection.isTextual()) {
-                selected.add(selection.textValue());
-            } else if (selection != null && selection.isArray()) {
-                selection.forEach(s -> selected.add(s.asText()));
-            } else if (selection != null && !selection.isNull()) {
-                throw new ServerFsException(ErrorCode.INVALID_QUESTION_ANSWER, "a selection is an option id");
+            if (selection != null && !selection.isNull()) {
+                for (JsonNode option : selection.isArray() ? selection : List.of(selection)) {
+                    if (!option.isTextual()) {
+                        throw new ServerFsException(ErrorCode.INVALID_QUESTION_ANSWER, "a selection is an option id");
+                    }
+                    selected.add(option.textValue());
+                }
             }
             if (text != null && !text.isNull() && !text.isTextual()) {
                 throw new ServerFsException(ErrorCode.INVALID_QUESTION_ANSWER, "free text is a string");

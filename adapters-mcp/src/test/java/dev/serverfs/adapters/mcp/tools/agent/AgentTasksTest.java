@@ -235,6 +235,21 @@ class AgentTasksTest {
     }
 
     @Test
+    void a_selection_that_is_not_an_option_id_is_refused_and_answers_nothing() throws Exception {
+        AgentTasks tasks = tasks(waiting(InteractionKind.QUESTION, QUESTIONS));
+
+        for (String content : List.of("{\"q1\":[1]}", "{\"q1\":[\"a\",{\"x\":1}]}", "{\"q1\":[null]}", "{\"q1\":7}")) {
+            ServerFsException refused = assertThrows(
+                    ServerFsException.class,
+                    () -> tasks.update(
+                            TASK.value(), Map.of(REQUEST.value(), response(ToolTasks.Action.ACCEPT, content))),
+                    content);
+            assertEquals(ErrorCode.INVALID_QUESTION_ANSWER, refused.code(), content);
+        }
+        assertEquals(List.of(), calls);
+    }
+
+    @Test
     void cancel_takes_the_cancel_tool_path_and_an_unknown_or_malformed_id_is_no_task() {
         AgentTasks tasks = tasks(waiting(InteractionKind.APPROVAL, APPROVAL));
 
