@@ -489,9 +489,10 @@ final class McpHttpHandler implements HttpHandler {
             error(exchange, 404, requestId, JsonRpc.INVALID_REQUEST, "Session not found");
             return Optional.empty();
         }
-        String version = headers.getFirst(VERSION_HEADER);
-        // Transports §Protocol Version Header: missing means 2025-03-26; invalid or unsupported is 400.
-        if (version != null && !ProtocolVersions.supported(version)) {
+        HeaderValues versions = headers.get(VERSION_HEADER);
+        // Transports §Protocol Version Header: missing means 2025-03-26; invalid or unsupported is 400, and so are two
+        // (which one the client meant is unknown).
+        if (versions != null && (versions.size() != 1 || !ProtocolVersions.supported(versions.getFirst()))) {
             error(exchange, 400, requestId, JsonRpc.INVALID_REQUEST, "Bad Request: Unsupported protocol version");
             return Optional.empty();
         }

@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * The checks that run before any MCP dispatch (reference §1.4, CONTRACT.md §4). Host: the loopback names with
  * the bound port, or an exact {@code SERVERFS_ALLOWED_HOSTS} value (else 421). Origin: absent is fine; otherwise
- * it must be a configured origin or the server's own loopback origin on the bound port — a DNS-rebinding page
+ * it must be (in any case) a configured origin or the server's own loopback origin on the bound port — a DNS-rebinding page
  * always carries the attacker's host in Origin, so this one can not be forged from a browser (else 403). Token:
  * when configured, {@code Authorization: Bearer <token>}, compared in constant time (else 401).
  */
@@ -31,7 +31,7 @@ final class RequestGate {
             o.add("http://" + name + ":" + boundPort);
         }
         allowedHosts.forEach(v -> h.add(v.toLowerCase(Locale.ROOT)));
-        o.addAll(allowedOrigins);
+        allowedOrigins.forEach(v -> o.add(v.toLowerCase(Locale.ROOT)));
         this.hosts = Set.copyOf(h);
         this.origins = Set.copyOf(o);
         this.tokenDigest = token.map(RequestGate::digest);
@@ -43,7 +43,8 @@ final class RequestGate {
     }
 
     boolean originAllowed(String origin) {
-        return origin == null || origin.isEmpty() || origins.contains(origin);
+        // An origin is a scheme, a host and a port (RFC 6454): all three compare case-insensitively.
+        return origin == null || origin.isEmpty() || origins.contains(origin.toLowerCase(Locale.ROOT));
     }
 
     boolean authorized(String authorization) {

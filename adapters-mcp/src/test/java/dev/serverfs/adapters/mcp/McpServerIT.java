@@ -205,6 +205,23 @@ class McpServerIT {
     }
 
     @Test
+    void two_protocol_version_headers_are_400_whatever_the_first_says() {
+        McpTestClient client = start();
+        String id = client.initialize();
+        String host = "127.0.0.1:" + client.uri("/").getPort();
+
+        String two = client.rawPost(
+                host,
+                "Mcp-Session-Id: " + id
+                        + "\r\nMCP-Protocol-Version: 2025-11-25\r\nMCP-Protocol-Version: 1999-01-01\r\n",
+                PING);
+        String one = client.rawPost(host, "Mcp-Session-Id: " + id + "\r\nMCP-Protocol-Version: 2025-11-25\r\n", PING);
+
+        assertEquals(400, McpTestClient.status(two));
+        assertEquals(200, McpTestClient.status(one));
+    }
+
+    @Test
     void a_missing_protocol_version_header_means_2025_03_26_and_is_accepted() {
         McpTestClient client = start();
         String id = client.initialize();
@@ -361,7 +378,7 @@ class McpServerIT {
     @Test
     void a_foreign_origin_is_403_and_own_or_configured_origins_pass() {
         McpTestClient client =
-                start(McpSettings.loopback(0, LIMIT, "t").withAllowLists(Set.of(), Set.of("https://chatgpt.example")));
+                start(McpSettings.loopback(0, LIMIT, "t").withAllowLists(Set.of(), Set.of("https://ChatGPT.example")));
         int port = client.uri("/").getPort();
         String init = McpTestClient.INIT.formatted("2025-11-25");
 
@@ -369,6 +386,7 @@ class McpServerIT {
         HttpResponse<String> nullOrigin = client.post(init, Map.of("Origin", "null"));
         HttpResponse<String> own = client.post(init, Map.of("Origin", "http://127.0.0.1:" + port));
         HttpResponse<String> configured = client.post(init, Map.of("Origin", "https://chatgpt.example"));
+        HttpResponse<String> anyCase = client.post(init, Map.of("Origin", "HTTPS://ChatGPT.Example"));
         HttpResponse<String> absent = client.post(init);
 
         assertEquals(403, evil.statusCode());
@@ -376,6 +394,7 @@ class McpServerIT {
         assertEquals(403, nullOrigin.statusCode());
         assertEquals(200, own.statusCode());
         assertEquals(200, configured.statusCode());
+        assertEquals(200, anyCase.statusCode());
         assertEquals(200, absent.statusCode());
     }
 
