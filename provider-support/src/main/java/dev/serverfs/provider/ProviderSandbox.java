@@ -216,7 +216,6 @@ public final class ProviderSandbox {
                 .filter(Path::isAbsolute)
                 .filter(h -> h.getNameCount() > 0);
         home.ifPresent(h -> argv.addAll(List.of("--tmpfs", h.toString())));
-        bindConfiguration(argv, grants, homeOf(workdir));
         for (Path p : concat(grants.readOnly(), readOnly)) {
             if (Files.exists(p)) {
                 Path real = real(p);
@@ -235,6 +234,9 @@ public final class ProviderSandbox {
         for (ProviderView.Concealed entry : view.concealed()) {
             conceal(argv, workdir.resolve(entry.path().display()), entry.directory());
         }
+        // after the workdir and the read-only paths: a workdir or a read-only path that holds the home (a workdir at
+        // $HOME) would otherwise show the operator's own configuration over the workdir's, its settings writable
+        bindConfiguration(argv, grants, homeOf(workdir));
         for (Path p : serverPaths) {
             concealServerPath(argv, p, workdir, visible);
         }
