@@ -44,7 +44,7 @@ public final class EgressRelay implements AutoCloseable {
     static final int CONNECT_TIMEOUT_MILLIS = 10_000;
     /** How long a connection may take to send its request head; then it is closed. */
     static final Duration HEAD_TIMEOUT = Duration.ofSeconds(30);
-    /** Connections open at once, of all children together; one more is closed at once. */
+    /** Connections open at once, of all its children together (one relay per workdir); one more is closed at once. */
     static final int MAX_CONNECTIONS = 512;
 
     private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(
@@ -353,17 +353,23 @@ public final class EgressRelay implements AutoCloseable {
             if (n < 0) {
                 return null;
             }
+            // only what this read added can complete the blank line (a head trickled byte by byte is scanned once)
+            int from = Math.max(0, length - 3);
             length += n;
-            byte[] read = Arrays.copyOf(buffer, length);
-            if (headEnd(read) >= 0) {
-                return read;
+            if (headEnd(buffer, from, length) >= 0) {
+                return Arrays.copyOf(buffer, length);
             }
         }
         return null;
     }
 
     private static int headEnd(byte[] b) {
-        for (int i = 0; i + 3 < b.length; i++) {
+        return headEnd(b, 0, b.length);
+    }
+
+    /** Where the blank line ending the head starts in {@code b[from, to)}, or -1. */
+    private static int headEnd(byte[] b, int from, int to) {
+        for (int i = from; i + 3 < to; i++) {
             if (b[i] == '\r' && b[i + 1] == '\n' && b[i + 2] == '\r' && b[i + 3] == '\n') {
                 return i;
             }

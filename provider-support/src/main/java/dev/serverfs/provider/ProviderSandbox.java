@@ -22,6 +22,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,7 +99,9 @@ public final class ProviderSandbox {
     private final Optional<Path> homes;
     private final boolean root;
     private final EgressPolicy egress;
-    private volatile EgressRelay relay;
+    /** The egress relays, by workdir (a few: one per workdir a task ran in). */
+    private final Map<Path, EgressRelay> relays = new HashMap<>();
+
     private volatile Path offlineShellScript;
     private volatile boolean probed;
 
@@ -227,7 +230,7 @@ public final class ProviderSandbox {
             argv.addAll(List.of("--ro-bind", offlineShell().toString(), OFFLINE_SHELL.toString()));
             environment.put(variable, OFFLINE_SHELL.toString());
         });
-        List<String> forwarder = egress(argv, environment, visible);
+        List<String> forwarder = egress(argv, environment, visible, workdir);
         argv.addAll(List.of(view.writable() ? "--bind" : "--ro-bind", heldRoot.toString(), workdir.toString()));
         visible.add(workdir);
         concealProjectConfiguration(argv, grants.projectConfiguration(), workdir, cwd);
@@ -511,8 +514,8 @@ public final class ProviderSandbox {
      * {@link EgressForwarder}'s class read-only, the proxy variables pointing at the forwarder (and no {@code
      * NO_PROXY}); returns the argv that runs the forwarder, to go before the provider's own.
      */
-    private List<String> egress(List<String> argv, Map<String, String> environment, List<Path> visible) {
-        Path socketDir = relay().socket().getParent();
+    private List<String> egress(List<String> argv, Map<String, String> environment, List<Path> visible, Path workdir) {
+        Path socketDir = relay(workdir).socket().getParent();
         Path javaHome = javaHome();
         Path classes = forwarderClasses();
         argv.addAll(List.of("--ro-bind", socketDir.toString(), EGRESS_DIR.toString()));
@@ -531,22 +534,30 @@ public final class ProviderSandbox {
         return forwarder;
     }
 
-    /** The relay of every child of this sandbox, started on first use on an owner-only socket directory. */
-    private synchronized EgressRelay relay() {
-        if (relay == null) {
-            try {
-                Path dir = Files.createTempDirectory(
-                        "serverfs-egress-",
-                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-                relay = EgressRelay.open(dir.resolve(EGRESS_SOCKET), egress);
-                dir.toFile().deleteOnExit();
-                relay.socket().toFile().deleteOnExit();
-            } catch (IOException e) {
-                throw new ServerFsException(
-                        ErrorCode.AGENT_PROVIDER_ERROR, "the provider's egress relay could not be set up");
+    /**
+     * The relay of the children of {@code workdir}'s tasks, started on first use on an owner-only socket directory of
+     * its own: one per workdir, so that a task holding every connection its relay admits ({@link
+     * EgressRelay#MAX_CONNECTIONS}) cuts off no other workdir's tasks from their model.
+     */
+    private EgressRelay relay(Path workdir) {
+        synchronized (relays) {
+            EgressRelay relay = relays.get(workdir);
+            if (relay == null) {
+                try {
+                    Path dir = Files.createTempDirectory(
+                            "serverfs-egress-",
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                    relay = EgressRelay.open(dir.resolve(EGRESS_SOCKET), egress);
+                    dir.toFile().deleteOnExit();
+                    relay.socket().toFile().deleteOnExit();
+                } catch (IOException e) {
+                    throw new ServerFsException(
+                            ErrorCode.AGENT_PROVIDER_ERROR, "the provider's egress relay could not be set up");
+                }
+                relays.put(workdir, relay);
             }
+            return relay;
         }
-        return relay;
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
@@ -296,6 +297,93 @@ class ProviderSandboxIT {
                     out);
         } finally {
             servers.forEach(s -> s.stop(0));
+        }
+    }
+
+    /** Holds every connection the relay admits, until its stdin closes; prints "held" once a probe is refused. */
+    private static final String HOLD_RELAY =
+            """
+            import socket, sys
+            def connect():
+                s = socket.socket(socket.AF_UNIX)
+                s.connect('/run/serverfs/egress/egress.sock')
+                return s
+            held = [connect() for _ in range(EgressRelayLimit)]
+            while True:
+                probe = connect()
+                try:
+                    probe.sendall(b'CONNECT 127.0.0.1:%s HTTP/1.1\\r\\n\\r\\n' % sys.argv[1].encode())
+                    if probe.recv(12) == b'':
+                        break
+                except OSError:
+                    break
+                held.append(probe)
+            print('held', flush=True)
+            sys.stdin.read()
+            """.replace("EgressRelayLimit", Integer.toString(EgressRelay.MAX_CONNECTIONS));
+
+    /**
+     * A task that holds every connection its relay admits (and keeps them: head-less ones last 30 s, tunnels for ever)
+     * cuts off the tasks of its own workdir only: another workdir's task still reaches its model.
+     */
+    @Test
+    void a_task_holding_every_relay_connection_cuts_off_no_other_workdir() throws Exception {
+        HttpServer model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
+        model.createContext("/", exchange -> {
+            byte[] body = "model".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        model.start();
+        Process attacker = null;
+        try {
+            int port = model.getAddress().getPort();
+            ProviderSandbox sandbox = ProviderSandbox.confined(
+                    "bwrap",
+                    PATH,
+                    List.of(),
+                    List.of(state),
+                    dir.resolve("homes"),
+                    EgressPolicy.of(Map.of(), List.of("127.0.0.1:" + port), Set.of()));
+            Files.writeString(work.resolve("hold.py"), HOLD_RELAY);
+            Files.writeString(work.resolve("fetch.py"), FETCH);
+            ProviderCommand hold = sandbox.wrap(
+                    new ProviderCommand(
+                            List.of("python3", "hold.py", Integer.toString(port)),
+                            work,
+                            Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"),
+                            1024),
+                    view(true),
+                    GRANTS);
+            ProcessBuilder builder =
+                    new ProcessBuilder(hold.argv()).directory(work.toFile()).redirectErrorStream(true);
+            builder.environment().clear();
+            builder.environment().putAll(hold.environment());
+            attacker = builder.start();
+            java.io.BufferedReader said = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(attacker.getInputStream(), StandardCharsets.UTF_8));
+            String held = said.readLine();
+            if (!"held".equals(held)) {
+                attacker.getOutputStream().close();
+                fail("the attacker did not fill its relay: " + held + "\n"
+                        + String.join("\n", said.lines().toList()));
+            }
+
+            Path other = Files.createDirectories(dir.resolve("other-work"));
+            Files.writeString(other.resolve("fetch.py"), FETCH);
+            String out =
+                    run(sandbox, new ProviderView(other, other, true, List.of()), GRANTS, "python3 fetch.py " + port);
+            assertEquals("model", out.strip(), "another workdir's task reaches its model");
+            assertEquals(
+                    "NO",
+                    run(sandbox, true, GRANTS, "python3 fetch.py " + port).strip(),
+                    "the attacker's own workdir is cut off (what it did to itself)");
+        } finally {
+            if (attacker != null) {
+                attacker.destroyForcibly().waitFor();
+            }
+            model.stop(0);
         }
     }
 
