@@ -16,6 +16,9 @@ import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
@@ -33,7 +36,8 @@ import org.apache.hc.core5.io.CloseMode;
  * The sidecar's HTTPS fetcher on Apache HttpClient 5 (v0.5 plan §7, contract reference §8): its own DNS
  * resolution through {@link ValidatingDnsResolver}, connections only to validated addresses, TLS with SNI and
  * hostname verification against the original host, no redirect following (the service re-validates each hop),
- * early {@code Content-Length} rejection and a streamed {@code limit + 1} ceiling.
+ * early {@code Content-Length} rejection and a streamed {@code limit + 1} ceiling. Besides the connect and per-read
+ * timeouts, each exchange is cancelled (its connection closed) when the time it was given runs out.
  */
 public final class ApacheHttpsFetcher implements HttpsFetcher, AutoCloseable {
 
@@ -43,6 +47,8 @@ public final class ApacheHttpsFetcher implements HttpsFetcher, AutoCloseable {
     private static final int MAX_CONNECTIONS = 64;
 
     private final CloseableHttpClient client;
+    /** Fires the cancellation of exchanges that run out of time; one daemon thread, idle between deadlines. */
+    private final ScheduledThreadPoolExecutor deadlines;
 
     ApacheHttpsFetcher(Duration timeout, SSLContext tls, HostLookup lookup, Predicate<InetAddress> addressAllowed) {
         Objects.requireNonNull(timeout, "timeout");
@@ -52,6 +58,9 @@ public final class ApacheHttpsFetcher implements HttpsFetcher, AutoCloseable {
                 HttpsSupport.getDefaultHostnameVerifier());
         this.client = HttpClients5.build(
                 timeout, new ValidatingDnsResolver(lookup, addressAllowed), tlsStrategy, "https", MAX_CONNECTIONS);
+        this.deadlines = new ScheduledThreadPoolExecutor(
+                1, Thread.ofPlatform().daemon().name("ingress-deadlines").factory());
+        this.deadlines.setRemoveOnCancelPolicy(true);
     }
 
     /**
@@ -71,18 +80,32 @@ public final class ApacheHttpsFetcher implements HttpsFetcher, AutoCloseable {
     }
 
     @Override
-    public HttpsResponse get(IngressUrl url, long limit) {
+    public HttpsResponse get(IngressUrl url, long limit, Duration timeLeft) {
         if (limit <= 0) {
             throw new IllegalArgumentException("limit must be positive");
+        }
+        if (!timeLeft.isPositive()) {
+            throw new IllegalArgumentException("timeLeft must be positive");
         }
         HttpGet request = new HttpGet(url.toUriString());
         request.setHeader(HttpHeaders.USER_AGENT, USER_AGENT);
         request.setHeader(HttpHeaders.ACCEPT, "*/*");
         request.setHeader(HttpHeaders.CONNECTION, "close");
+        // Connect, handshake and each read have their own timeout, but an upstream that sends one byte just within it,
+        // again and again, would hold this fetch (and a sidecar slot) forever: at timeLeft the exchange is cancelled,
+        // which closes its connection and fails whatever read or connect is under way. Cancelling runs on a virtual
+        // thread so that a slow close never delays the next deadline.
+        ScheduledFuture<?> deadline = deadlines.schedule(
+                () -> Thread.startVirtualThread(request::cancel), timeLeft.toNanos(), TimeUnit.NANOSECONDS);
         try (ClassicHttpResponse response = client.executeOpen(null, request, null)) {
             int status = response.getCode();
             if (status == 200) {
-                return new HttpsResponse.Body(readBounded(response, limit, request));
+                byte[] body = readBounded(response, limit, request);
+                if (request.isCancelled()) {
+                    // A body cut by the deadline may look complete (a close-delimited body ends at any close).
+                    throw upstream("upstream too slow");
+                }
+                return new HttpsResponse.Body(body);
             }
             request.cancel();
             if (REDIRECTS.contains(status)) {
@@ -101,8 +124,10 @@ public final class ApacheHttpsFetcher implements HttpsFetcher, AutoCloseable {
         } catch (UnknownHostException e) {
             throw new ServerFsException(ErrorCode.FILE_INGRESS_DNS_FAILED, "host did not resolve");
         } catch (IOException | UncheckedIOException e) {
-            // Connect, TLS (including a certificate for another host), timeout and protocol failures alike.
+            // Connect, TLS (including a certificate for another host), timeout, deadline and protocol failures alike.
             throw upstream("upstream connection failed");
+        } finally {
+            deadline.cancel(false);
         }
     }
 
@@ -148,6 +173,7 @@ public final class ApacheHttpsFetcher implements HttpsFetcher, AutoCloseable {
 
     @Override
     public void close() {
+        deadlines.shutdownNow();
         client.close(CloseMode.IMMEDIATE);
     }
 }

@@ -10,6 +10,7 @@ import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
 import io.undertow.util.Methods;
 import java.io.IOException;
@@ -27,9 +28,11 @@ import org.slf4j.LoggerFactory;
 import org.xnio.IoUtils;
 
 /**
- * The sidecar's whole HTTP surface (contract reference §8): {@code GET /healthz} and {@code POST /fetch}; every
- * other method or path is 404 {@code {"code":"NOT_FOUND"}}. No access logging; only unexpected faults are logged,
- * by exception type, never with the URL.
+ * The sidecar's whole HTTP surface (contract reference §8): {@code GET /healthz} and {@code POST /fetch}, matched on
+ * the raw request path (no percent-decoding, no stripped {@code ;} parameters); every other method or path is 404
+ * {@code {"code":"NOT_FOUND"}}. Before anything else, the one {@code Host} header must name this sidecar
+ * ({@link #hostAllowed}), else 421 {@code FILE_INGRESS_BAD_REQUEST}. No access logging; only unexpected faults are
+ * logged, by exception type, never with the URL.
  */
 final class SidecarHandler implements HttpHandler {
 
@@ -50,16 +53,27 @@ final class SidecarHandler implements HttpHandler {
     private final FetchRemoteFileUseCase fetch;
     private final Executor workers;
     private final Semaphore concurrentFetches;
+    private final Set<String> hostNames;
 
-    SidecarHandler(FetchRemoteFileUseCase fetch, Executor workers, int maxConcurrentFetches) {
+    /** {@code hostNames}: the names (lower case, IPv6 literals in brackets) under which clients reach the sidecar. */
+    SidecarHandler(FetchRemoteFileUseCase fetch, Executor workers, int maxConcurrentFetches, Set<String> hostNames) {
         this.fetch = Objects.requireNonNull(fetch, "fetch");
         this.workers = Objects.requireNonNull(workers, "workers");
         this.concurrentFetches = new Semaphore(maxConcurrentFetches);
+        this.hostNames = Set.copyOf(hostNames);
     }
 
     @Override
     public void handleRequest(HttpServerExchange exchange) {
-        String path = exchange.getRequestPath();
+        // A web page whose name was rebound to this address (DNS rebinding) can post to /fetch, but its requests
+        // carry the page's own host name: refused here, before the body is read, and the connection is not reused.
+        if (!hostAllowed(exchange)) {
+            exchange.setPersistent(false);
+            sendCode(exchange, 421, ErrorCode.FILE_INGRESS_BAD_REQUEST.wire());
+            return;
+        }
+        // The raw target, not Undertow's decoded path without path parameters: /%66etch and /fetch;x are not /fetch.
+        String path = exchange.getRequestURI();
         if ("/healthz".equals(path) && Methods.GET.equals(exchange.getRequestMethod())) {
             exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
             exchange.getResponseSender().send("ok\n");
@@ -117,6 +131,24 @@ final class SidecarHandler implements HttpHandler {
         } finally {
             concurrentFetches.release();
         }
+    }
+
+    /**
+     * Exactly one {@code Host} header whose value is one of {@link #hostNames} with the port the request arrived on
+     * (without a port only on port 80, which clients leave out). Names compare case-insensitively (RFC 9110 §4.2.3).
+     */
+    private boolean hostAllowed(HttpServerExchange exchange) {
+        HeaderValues values = exchange.getRequestHeaders().get(Headers.HOST);
+        if (values == null || values.size() != 1) {
+            return false;
+        }
+        String host = values.getFirst().toLowerCase(Locale.ROOT);
+        int port = exchange.getDestinationAddress().getPort();
+        String suffix = ":" + port;
+        if (host.endsWith(suffix)) {
+            return hostNames.contains(host.substring(0, host.length() - suffix.length()));
+        }
+        return port == 80 && hostNames.contains(host);
     }
 
     /** Reference §8: JSON content type and a Content-Length of at least 1 (no chunked bodies); returns it. */

@@ -5,7 +5,10 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.DefaultByteBufferPool;
 import java.net.InetSocketAddress;
+import java.util.HashSet;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.xnio.Options;
@@ -13,11 +16,16 @@ import org.xnio.Options;
 /**
  * The file-ingress sidecar's HTTP server (contract reference §8) on undertow-core: {@code POST /fetch} and
  * {@code GET /healthz} only, request bodies read and answers written without blocking, fetches on virtual threads, at most {@value #MAX_CONCURRENT_FETCHES} fetches
- * at a time (each may hold up to the byte ceiling in memory). No access log.
+ * at a time (each may hold up to the byte ceiling in memory). Requests must name the sidecar in {@code Host}: a
+ * loopback name, the Compose service name ({@link #SERVICE_NAME}) or the bind address, with the port. No access log.
  */
 public final class UndertowIngressSidecar implements AutoCloseable {
 
     static final int MAX_CONCURRENT_FETCHES = 16;
+    /** {@code serverfs-file-ingress}: the name {@code serve} reaches the sidecar by in the Compose deployment. */
+    static final String SERVICE_NAME = SidecarFileIngress.DEFAULT_URL.getHost();
+
+    private static final Set<String> WILDCARDS = Set.of("0.0.0.0", "::", "[::]", "");
 
     private final Undertow server;
     private final ExecutorService workers;
@@ -30,6 +38,11 @@ public final class UndertowIngressSidecar implements AutoCloseable {
     /** Binds {@code host:port} (port 0 picks a free port) and starts serving; fails if the port is taken. */
     public static UndertowIngressSidecar start(String host, int port, FetchRemoteFileUseCase fetch) {
         Objects.requireNonNull(host, "host");
+        Set<String> names = new HashSet<>(Set.of("127.0.0.1", "localhost", "[::1]", SERVICE_NAME));
+        String bound = host.strip().toLowerCase(Locale.ROOT);
+        if (!WILDCARDS.contains(bound)) {
+            names.add(bound.contains(":") && !bound.startsWith("[") ? "[" + bound + "]" : bound);
+        }
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
         Undertow server = Undertow.builder()
                 .addHttpListener(port, host)
@@ -44,7 +57,7 @@ public final class UndertowIngressSidecar implements AutoCloseable {
                 // Bounds every socket read and write, so a stalled peer cannot hold a connection forever.
                 .setSocketOption(Options.READ_TIMEOUT, 60_000)
                 .setSocketOption(Options.WRITE_TIMEOUT, 60_000)
-                .setHandler(new SidecarHandler(fetch, workers, MAX_CONCURRENT_FETCHES))
+                .setHandler(new SidecarHandler(fetch, workers, MAX_CONCURRENT_FETCHES, names))
                 .build();
         try {
             server.start();

@@ -11,14 +11,21 @@ import dev.serverfs.application.port.out.HttpsResponse;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.ingress.IngressUrl;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ApacheHttpsFetcherIT {
+
+    /** Time given to each exchange in the tests that are not about the deadline. */
+    private static final Duration AMPLE = Duration.ofSeconds(60);
 
     private final LocalHttpsServer upstream = new LocalHttpsServer(TestTls.TRUSTED);
     private final LocalHttpsServer impostor = new LocalHttpsServer(TestTls.untrusted());
@@ -33,7 +40,7 @@ class ApacheHttpsFetcherIT {
     }
 
     private ErrorCode failure(ApacheHttpsFetcher f, String url, long limit) {
-        return assertThrows(ServerFsException.class, () -> f.get(IngressUrl.parse(url), limit))
+        return assertThrows(ServerFsException.class, () -> f.get(IngressUrl.parse(url), limit, AMPLE))
                 .code();
     }
 
@@ -42,7 +49,7 @@ class ApacheHttpsFetcherIT {
         byte[] body = new byte[300_000];
         new Random(7).nextBytes(body);
         upstream.bytes("/file.bin", body);
-        HttpsResponse response = fetcher.get(IngressUrl.parse("https://files.test/file.bin?sig=a%2Fb"), 300_000);
+        HttpsResponse response = fetcher.get(IngressUrl.parse("https://files.test/file.bin?sig=a%2Fb"), 300_000, AMPLE);
         assertArrayEquals(
                 body, assertInstanceOf(HttpsResponse.Body.class, response).bytes());
         assertEquals(List.of("/file.bin?sig=a%2Fb"), upstream.paths);
@@ -57,7 +64,7 @@ class ApacheHttpsFetcherIT {
     @Test
     void an_empty_200_is_an_empty_body() {
         upstream.bytes("/empty", new byte[0]);
-        HttpsResponse response = fetcher.get(IngressUrl.parse("https://files.test/empty"), 10);
+        HttpsResponse response = fetcher.get(IngressUrl.parse("https://files.test/empty"), 10, AMPLE);
         assertEquals(0, assertInstanceOf(HttpsResponse.Body.class, response).bytes().length);
     }
 
@@ -65,7 +72,7 @@ class ApacheHttpsFetcherIT {
     void redirect_statuses_return_the_raw_location_without_following_it() {
         for (int status : new int[] {301, 302, 303, 307, 308}) {
             upstream.redirect("/r" + status, status, "/next?x=" + status);
-            HttpsResponse response = fetcher.get(IngressUrl.parse("https://files.test/r" + status), 10);
+            HttpsResponse response = fetcher.get(IngressUrl.parse("https://files.test/r" + status), 10, AMPLE);
             assertEquals(new HttpsResponse.Redirect("/next?x=" + status), response);
         }
         assertEquals(5, upstream.paths.size(), "nothing was followed");
@@ -87,7 +94,7 @@ class ApacheHttpsFetcherIT {
         upstream.bytes("/big", new byte[1001]);
         upstream.bytes("/exact", new byte[1000]);
         assertEquals(ErrorCode.BINARY_PAYLOAD_TOO_LARGE, failure(fetcher, "https://files.test/big", 1000));
-        HttpsResponse exact = fetcher.get(IngressUrl.parse("https://files.test/exact"), 1000);
+        HttpsResponse exact = fetcher.get(IngressUrl.parse("https://files.test/exact"), 1000, AMPLE);
         assertEquals(1000, assertInstanceOf(HttpsResponse.Body.class, exact).bytes().length);
     }
 
@@ -101,7 +108,7 @@ class ApacheHttpsFetcherIT {
                 () -> assertEquals(
                         ErrorCode.BINARY_PAYLOAD_TOO_LARGE, failure(fetcher, "https://files.test/endless", 100_000)));
         assertTrue(upstream.bytesWritten.get() < 64L * 1024 * 1024, "the fetcher stopped reading at limit + 1");
-        HttpsResponse exact = fetcher.get(IngressUrl.parse("https://files.test/exact"), 70_000);
+        HttpsResponse exact = fetcher.get(IngressUrl.parse("https://files.test/exact"), 70_000, AMPLE);
         assertEquals(70_000, assertInstanceOf(HttpsResponse.Body.class, exact).bytes().length);
         assertEquals(ErrorCode.BINARY_PAYLOAD_TOO_LARGE, failure(fetcher, "https://files.test/over", 70_000));
     }
@@ -114,6 +121,60 @@ class ApacheHttpsFetcherIT {
             long started = System.nanoTime();
             assertEquals(ErrorCode.FILE_INGRESS_UPSTREAM_FAILED, failure(quick, "https://files.test/slow", 100));
             assertTrue(Duration.ofNanos(System.nanoTime() - started).toSeconds() < 10, "bounded by the timeout");
+        }
+    }
+
+    @Test
+    void a_trickling_body_is_cut_when_the_exchange_runs_out_of_time() {
+        // One byte every 100 ms never trips the 5 s read timeout; only the 1 s the exchange was given ends it.
+        upstream.trickle("/drip", Duration.ofMillis(100));
+        long started = System.nanoTime();
+        ServerFsException e = assertTimeoutPreemptively(
+                Duration.ofSeconds(20),
+                () -> assertThrows(
+                        ServerFsException.class,
+                        () -> fetcher.get(
+                                IngressUrl.parse("https://files.test/drip"), 2_000_000, Duration.ofSeconds(1))));
+        assertEquals(ErrorCode.FILE_INGRESS_UPSTREAM_FAILED, e.code());
+        long millis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        assertTrue(millis >= 900 && millis < 5_000, "ended after " + millis + " ms, the deadline is 1 s");
+        assertTrue(upstream.bytesWritten.get() > 0, "the upstream did trickle");
+    }
+
+    @Test
+    void a_silent_peer_during_the_tls_handshake_is_cut_at_the_deadline_too() throws Exception {
+        // Accepts the connection and never answers the ClientHello: within the 60 s handshake timeout, not the 1 s.
+        try (ServerSocket silent = new ServerSocket(0, 50, TestResolution.LOOPBACK);
+                ApacheHttpsFetcher patient =
+                        TestResolution.fetcher(Duration.ofSeconds(60), silent.getLocalPort(), impostor.port())) {
+            List<Socket> accepted = new CopyOnWriteArrayList<>();
+            Thread acceptor = Thread.startVirtualThread(() -> {
+                try {
+                    while (true) {
+                        accepted.add(silent.accept());
+                    }
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            });
+            try {
+                long started = System.nanoTime();
+                ServerFsException e = assertTimeoutPreemptively(
+                        Duration.ofSeconds(20),
+                        () -> assertThrows(
+                                ServerFsException.class,
+                                () -> patient.get(
+                                        IngressUrl.parse("https://files.test/x"), 10, Duration.ofSeconds(1))));
+                assertEquals(ErrorCode.FILE_INGRESS_UPSTREAM_FAILED, e.code());
+                long millis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+                assertTrue(millis < 5_000, "ended after " + millis + " ms, the deadline is 1 s");
+            } finally {
+                silent.close();
+                acceptor.join();
+                for (Socket socket : accepted) {
+                    socket.close();
+                }
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -114,6 +116,41 @@ final class LocalHttpsServer implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        });
+    }
+
+    /**
+     * A 200 that declares a large body and then sends one byte per {@code every} (each read well within the read
+     * timeout) until {@link #release} or the client goes away: a slow-drip upstream.
+     */
+    LocalHttpsServer trickle(String path, Duration every) {
+        return route(path, exchange -> {
+            exchange.sendResponseHeaders(200, 1_000_000);
+            try (OutputStream out = exchange.getResponseBody()) {
+                // The pause is the upstream's behaviour under test; close() ends it at once.
+                while (!release.await(every.toMillis(), TimeUnit.MILLISECONDS)) {
+                    out.write('x');
+                    out.flush();
+                    bytesWritten.incrementAndGet();
+                }
+            } catch (IOException clientWentAway) {
+                // expected: the fetcher gives up at its deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    /** Answers {@code status} with {@code location} only after {@code delay} (or at once on {@link #release}). */
+    LocalHttpsServer slowRedirect(String path, Duration delay, String location) {
+        return route(path, exchange -> {
+            try {
+                release.await(delay.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.getResponseHeaders().set("Location", location);
+            exchange.sendResponseHeaders(302, -1);
         });
     }
 

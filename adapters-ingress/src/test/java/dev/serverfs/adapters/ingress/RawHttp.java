@@ -30,12 +30,24 @@ final class RawHttp {
 
     private RawHttp() {}
 
-    /** {@code head} is the request line plus headers without the final blank line; Connection: close is added. */
+    /**
+     * {@code head} is the request line plus headers without the final blank line; {@code Host: 127.0.0.1:<port>} (what
+     * a client of that URL sends) and Connection: close are added.
+     */
     static Response send(InetSocketAddress to, String head, byte[] body) {
+        return exchange(to, head + "\r\nHost: 127.0.0.1:" + to.getPort(), body);
+    }
+
+    /** As {@link #send(InetSocketAddress, String, byte[])}, but {@code head} carries its own Host header (or none). */
+    static Response sendWithOwnHost(InetSocketAddress to, String head, byte[] body) {
+        return exchange(to, head, body);
+    }
+
+    private static Response exchange(InetSocketAddress to, String head, byte[] body) {
         try (Socket socket = new Socket(to.getAddress(), to.getPort())) {
             socket.setSoTimeout(30_000);
             OutputStream out = socket.getOutputStream();
-            out.write((head + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write((head + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.write(body);
             out.flush();
             return parse(socket.getInputStream());

@@ -6,6 +6,7 @@ import dev.serverfs.application.service.FetchRemoteFileService;
 import dev.serverfs.domain.ingress.HostPolicy;
 import dev.serverfs.domain.ingress.SidecarPolicy;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 
@@ -25,7 +26,10 @@ class SidecarFileIngressContractIT extends FileIngressContract {
                 "127.0.0.1",
                 0,
                 new FetchRemoteFileService(
-                        new SidecarPolicy(HostPolicy.fromConfiguration(ALLOWED_HOST, false), 8_388_608, 3), fetcher));
+                        new SidecarPolicy(HostPolicy.fromConfiguration(ALLOWED_HOST, false), 8_388_608, 3),
+                        fetcher,
+                        Duration.ofSeconds(5),
+                        Clock.systemUTC()));
         client = new SidecarFileIngress(
                 URI.create("http://127.0.0.1:" + sidecar.address().getPort() + "/fetch"), Duration.ofSeconds(10));
         return client;

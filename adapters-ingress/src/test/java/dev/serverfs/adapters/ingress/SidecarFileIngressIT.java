@@ -22,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -54,7 +55,9 @@ class SidecarFileIngressIT {
                 0,
                 new FetchRemoteFileService(
                         new SidecarPolicy(HostPolicy.fromConfiguration(TestResolution.HOSTS, false), 8_388_608, 3),
-                        fetcher));
+                        fetcher,
+                        Duration.ofSeconds(5),
+                        Clock.systemUTC()));
         private final SidecarFileIngress client = new SidecarFileIngress(
                 URI.create("http://127.0.0.1:" + sidecar.address().getPort() + "/fetch"), Duration.ofSeconds(10));
 

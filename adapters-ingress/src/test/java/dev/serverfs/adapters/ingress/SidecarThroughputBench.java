@@ -8,6 +8,7 @@ import dev.serverfs.domain.ingress.HostPolicy;
 import dev.serverfs.domain.ingress.IngressUrl;
 import dev.serverfs.domain.ingress.SidecarPolicy;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
@@ -39,13 +40,15 @@ class SidecarThroughputBench {
                         0,
                         new FetchRemoteFileService(
                                 new SidecarPolicy(HostPolicy.fromConfiguration("files.test", false), SIZE, 3),
-                                fetcher));
+                                fetcher,
+                                Duration.ofSeconds(30),
+                                Clock.systemUTC()));
                 SidecarFileIngress client = new SidecarFileIngress(
                         URI.create("http://127.0.0.1:" + sidecar.address().getPort() + "/fetch"),
                         Duration.ofSeconds(30))) {
             Callable<byte[]> viaSidecar = () -> client.fetch("https://files.test/8m.bin?sig=bench", SIZE);
-            Callable<byte[]> baseline = () -> ((HttpsResponse.Body)
-                            fetcher.get(IngressUrl.parse("https://files.test/8m.bin?sig=bench"), SIZE))
+            Callable<byte[]> baseline = () -> ((HttpsResponse.Body) fetcher.get(
+                            IngressUrl.parse("https://files.test/8m.bin?sig=bench"), SIZE, Duration.ofSeconds(30)))
                     .bytes();
             assertArrayEquals(file, viaSidecar.call());
             assertArrayEquals(file, baseline.call());

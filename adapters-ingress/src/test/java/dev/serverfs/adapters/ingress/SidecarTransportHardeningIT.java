@@ -87,10 +87,10 @@ class SidecarTransportHardeningIT {
                 socket.setSoTimeout(20_000);
                 open.add(socket);
                 OutputStream out = socket.getOutputStream();
-                out.write(
-                        ("POST /fetch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
-                                        + REQUEST.length + "\r\nConnection: close\r\n\r\n")
-                                .getBytes(StandardCharsets.US_ASCII));
+                out.write(("POST /fetch HTTP/1.1\r\nHost: 127.0.0.1:" + address.getPort()
+                                + "\r\nContent-Type: application/json\r\nContent-Length: "
+                                + REQUEST.length + "\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
                 out.flush();
             }
             assertEquals(

@@ -2,13 +2,17 @@ package dev.serverfs.adapters.ingress;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.application.service.FetchRemoteFileService;
 import dev.serverfs.domain.ingress.HostPolicy;
 import dev.serverfs.domain.ingress.SidecarPolicy;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -29,7 +33,9 @@ class UndertowIngressSidecarIT {
             0,
             new FetchRemoteFileService(
                     new SidecarPolicy(HostPolicy.fromConfiguration(TestResolution.HOSTS, false), SIDECAR_MAX, 3),
-                    fetcher));
+                    fetcher,
+                    Duration.ofSeconds(5),
+                    Clock.systemUTC()));
     private final InetSocketAddress address = sidecar.address();
 
     @AfterEach
@@ -77,9 +83,122 @@ class UndertowIngressSidecarIT {
                 "GET /healthz/x HTTP/1.1",
                 "POST /mcp HTTP/1.1",
                 "OPTIONS * HTTP/1.1",
+                "POST /%66etch HTTP/1.1",
+                "POST /fetch;x HTTP/1.1",
+                "POST /fetch%3Bx HTTP/1.1",
+                "POST //fetch HTTP/1.1",
+                "POST /fetch%2F HTTP/1.1",
+                "GET /%68ealthz HTTP/1.1",
+                "GET /healthz;x HTTP/1.1",
+                "GET /healthz;jsessionid=1 HTTP/1.1",
+                "POST http://127.0.0.1/fetch HTTP/1.1",
+                "GET http://127.0.0.1/healthz HTTP/1.1",
             })
     void every_other_route_is_not_found(String requestLine) {
         assertCode(RawHttp.send(address, requestLine + "\r\nContent-Length: 0", new byte[0]), 404, "NOT_FOUND");
+    }
+
+    @Test
+    void a_foreign_host_header_is_refused_before_the_body_is_read() {
+        upstream.bytes("/x", new byte[] {1});
+        int port = address.getPort();
+        List<String> foreign = List.of(
+                "Host: attacker.example",
+                "Host: attacker.example:" + port,
+                "Host: 127.0.0.1",
+                "Host: 127.0.0.1:" + (port == 65535 ? 1 : port + 1),
+                "Host: 127.0.0.1.attacker.example:" + port);
+        for (String host : foreign) {
+            // The body never comes: a gate that read it first would wait here instead of answering.
+            assertCode(postHeadersOnly(host), 421, "FILE_INGRESS_BAD_REQUEST");
+        }
+        // No Host, or two of them with one ours: Undertow itself refuses these with a bare 400 before the gate runs.
+        for (String hosts : List.of(
+                "X-No-Host: 1",
+                "Host: 127.0.0.1:" + port + "\r\nHost: attacker.example",
+                "Host: attacker.example\r\nHost: 127.0.0.1:" + port)) {
+            int status = postHeadersOnly(hosts).status();
+            assertTrue(status == 400 || status == 421, hosts + " was answered " + status);
+        }
+        byte[] json = "{\"download_url\":\"https://files.test/x\",\"max_bytes\":10}".getBytes(StandardCharsets.UTF_8);
+        RawHttp.Response rebound = RawHttp.sendWithOwnHost(
+                address,
+                "POST /fetch HTTP/1.1\r\nHost: attacker.example:" + port
+                        + "\r\nContent-Type: application/json\r\nContent-Length: " + json.length,
+                json);
+        assertCode(rebound, 421, "FILE_INGRESS_BAD_REQUEST");
+        assertCode(
+                RawHttp.sendWithOwnHost(address, "GET /healthz HTTP/1.1\r\nHost: attacker.example", new byte[0]),
+                421,
+                "FILE_INGRESS_BAD_REQUEST");
+        assertEquals(List.of(), upstream.paths, "nothing was fetched for a foreign Host");
+    }
+
+    /** A fetch request with a body announced but never sent, with {@code hostLines} for Host. */
+    private RawHttp.Response postHeadersOnly(String hostLines) {
+        return assertTimeoutPreemptively(
+                Duration.ofSeconds(10),
+                () -> RawHttp.sendWithOwnHost(
+                        address,
+                        "POST /fetch HTTP/1.1\r\n" + hostLines
+                                + "\r\nContent-Type: application/json\r\nContent-Length: 60",
+                        new byte[0]),
+                hostLines);
+    }
+
+    @Test
+    void the_loopback_names_and_the_compose_service_name_with_the_port_are_accepted() {
+        int port = address.getPort();
+        for (String host : List.of("127.0.0.1", "localhost", "LocalHost", "[::1]", "serverfs-file-ingress")) {
+            RawHttp.Response response = RawHttp.sendWithOwnHost(
+                    address, "GET /healthz HTTP/1.1\r\nHost: " + host + ":" + port, new byte[0]);
+            assertEquals(200, response.status(), host);
+        }
+    }
+
+    @Test
+    void a_trickling_upstream_is_cut_at_the_fetch_deadline() {
+        // One byte every 100 ms: no single read comes near the 1 s timeout, so only a whole-fetch deadline ends it.
+        upstream.trickle("/drip", Duration.ofMillis(100));
+        try (ApacheHttpsFetcher quick =
+                        TestResolution.fetcher(Duration.ofSeconds(1), upstream.port(), upstream.port());
+                UndertowIngressSidecar deadlined = UndertowIngressSidecar.start("127.0.0.1", 0, service(quick))) {
+            long started = System.nanoTime();
+            RawHttp.Response response = assertTimeoutPreemptively(
+                    Duration.ofSeconds(20),
+                    () -> RawHttp.postJson(
+                            deadlined.address(),
+                            "{\"download_url\":\"https://files.test/drip\",\"max_bytes\":2000000}"));
+            assertCode(response, 502, "FILE_INGRESS_UPSTREAM_FAILED");
+            long millis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+            assertTrue(millis < 5_000, "ended " + millis + " ms after the start, the deadline is 1 s");
+        }
+    }
+
+    @Test
+    void redirect_hops_share_one_deadline() {
+        // Each hop answers in 0.4 s, within the 1 s read timeout, but the third one ends after the fetch's 1 s.
+        upstream.slowRedirect("/s1", Duration.ofMillis(400), "/s2");
+        upstream.slowRedirect("/s2", Duration.ofMillis(400), "/s3");
+        upstream.slowRedirect("/s3", Duration.ofMillis(400), "/s4");
+        upstream.bytes("/s4", new byte[] {1});
+        try (ApacheHttpsFetcher quick =
+                        TestResolution.fetcher(Duration.ofSeconds(1), upstream.port(), upstream.port());
+                UndertowIngressSidecar deadlined = UndertowIngressSidecar.start("127.0.0.1", 0, service(quick))) {
+            RawHttp.Response response = RawHttp.postJson(
+                    deadlined.address(), "{\"download_url\":\"https://files.test/s1\",\"max_bytes\":10}");
+            assertCode(response, 502, "FILE_INGRESS_UPSTREAM_FAILED");
+            assertFalse(upstream.paths.contains("/s4"), "the hop after the deadline was not fetched");
+        }
+    }
+
+    /** A sidecar service whose fetches have 1 s in all, as its fetcher has for connecting and each read. */
+    private static FetchRemoteFileService service(ApacheHttpsFetcher fetcher) {
+        return new FetchRemoteFileService(
+                new SidecarPolicy(HostPolicy.fromConfiguration(TestResolution.HOSTS, false), SIDECAR_MAX, 3),
+                fetcher,
+                Duration.ofSeconds(1),
+                Clock.systemUTC());
     }
 
     @Test

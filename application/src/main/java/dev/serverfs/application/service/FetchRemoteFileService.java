@@ -7,20 +7,34 @@ import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.ingress.IngressUrl;
 import dev.serverfs.domain.ingress.SidecarPolicy;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 
 /**
  * Validates the URL and host, then fetches hop by hop, re-validating every redirect target and capping their
- * number (v0.5 plan §7 rules 1–4, 7–8). Address checks, TLS and streaming limits are the {@link HttpsFetcher}'s.
+ * number (v0.5 plan §7 rules 1–4, 7–8). The fetch as a whole, every hop included, ends within {@code deadline} of
+ * its start ({@code FILE_INGRESS_UPSTREAM_FAILED}, as a timed-out read), so an upstream that answers slowly but
+ * never too slowly for one read cannot hold a fetch open indefinitely. Address checks, TLS and streaming limits are
+ * the {@link HttpsFetcher}'s.
  */
 public final class FetchRemoteFileService implements FetchRemoteFileUseCase {
 
     private final SidecarPolicy policy;
     private final HttpsFetcher fetcher;
+    private final Duration deadline;
+    private final Clock clock;
 
-    public FetchRemoteFileService(SidecarPolicy policy, HttpsFetcher fetcher) {
+    /** {@code deadline} (positive) bounds one whole fetch, measured on {@code clock}. */
+    public FetchRemoteFileService(SidecarPolicy policy, HttpsFetcher fetcher, Duration deadline, Clock clock) {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.fetcher = Objects.requireNonNull(fetcher, "fetcher");
+        this.deadline = Objects.requireNonNull(deadline, "deadline");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (!deadline.isPositive()) {
+            throw new IllegalArgumentException("deadline must be positive");
+        }
     }
 
     @Override
@@ -28,9 +42,10 @@ public final class FetchRemoteFileService implements FetchRemoteFileUseCase {
         long limit = policy.effectiveLimit(command.maxBytes());
         IngressUrl url = IngressUrl.parse(command.downloadUrl());
         policy.hosts().requireAllowed(url);
+        Instant started = clock.instant();
         int redirects = 0;
         while (true) {
-            switch (fetcher.get(url, limit)) {
+            switch (fetcher.get(url, limit, timeLeft(started))) {
                 case HttpsResponse.Body body -> {
                     if (body.bytes().length > limit) {
                         throw new ServerFsException(
@@ -48,5 +63,15 @@ public final class FetchRemoteFileService implements FetchRemoteFileUseCase {
                 }
             }
         }
+    }
+
+    /** What is left of the deadline; never more than all of it, even if the clock was set back meanwhile. */
+    private Duration timeLeft(Instant started) {
+        Duration elapsed = Duration.between(started, clock.instant());
+        Duration left = elapsed.isNegative() ? deadline : deadline.minus(elapsed);
+        if (!left.isPositive()) {
+            throw new ServerFsException(ErrorCode.FILE_INGRESS_UPSTREAM_FAILED, "the fetch ran out of time");
+        }
+        return left;
     }
 }

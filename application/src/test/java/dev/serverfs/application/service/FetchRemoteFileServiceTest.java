@@ -8,11 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.serverfs.application.port.in.FetchRemoteFileUseCase.FetchRemoteFileCommand;
 import dev.serverfs.application.port.out.HttpsFetcher;
 import dev.serverfs.application.port.out.HttpsResponse;
+import dev.serverfs.application.testing.MutableClock;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.ingress.HostPolicy;
 import dev.serverfs.domain.ingress.IngressUrl;
 import dev.serverfs.domain.ingress.SidecarPolicy;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,16 +24,24 @@ import org.junit.jupiter.api.Test;
 
 class FetchRemoteFileServiceTest {
 
-    /** Scripted fetcher: URL string to response; records what was requested and with which limit. */
+    /**
+     * Scripted fetcher: URL string to response; records what was requested, with which limit and time left, and
+     * moves the clock by {@code hopTakes} per request.
+     */
     private static final class FakeHttpsFetcher implements HttpsFetcher {
         final Map<String, HttpsResponse> script = new HashMap<>();
         final List<String> requested = new ArrayList<>();
         final List<Long> limits = new ArrayList<>();
+        final List<Duration> timesLeft = new ArrayList<>();
+        final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        Duration hopTakes = Duration.ZERO;
 
         @Override
-        public HttpsResponse get(IngressUrl url, long limit) {
+        public HttpsResponse get(IngressUrl url, long limit, Duration timeLeft) {
             requested.add(url.toUriString());
             limits.add(limit);
+            timesLeft.add(timeLeft);
+            clock.advance(hopTakes);
             HttpsResponse response = script.get(url.toUriString());
             if (response == null) {
                 throw new ServerFsException(ErrorCode.FILE_INGRESS_UPSTREAM_FAILED, "no such file");
@@ -42,7 +53,9 @@ class FetchRemoteFileServiceTest {
     private final FakeHttpsFetcher fetcher = new FakeHttpsFetcher();
     private final FetchRemoteFileService service = new FetchRemoteFileService(
             new SidecarPolicy(HostPolicy.fromConfiguration("files.example.com,cdn.example.com", true), 100, 3),
-            fetcher);
+            fetcher,
+            Duration.ofSeconds(10),
+            fetcher.clock);
 
     private ErrorCode failure(String url, long max) {
         return assertThrows(ServerFsException.class, () -> service.fetch(new FetchRemoteFileCommand(url, max)))
@@ -80,6 +93,27 @@ class FetchRemoteFileServiceTest {
         fetcher.script.put("https://files.example.com/5", new HttpsResponse.Body(new byte[0]));
         assertEquals(ErrorCode.FILE_INGRESS_TOO_MANY_REDIRECTS, failure("https://files.example.com/1", 10));
         assertEquals(4, fetcher.requested.size(), "stops at the redirect that exceeds the cap");
+    }
+
+    @Test
+    void all_hops_share_one_deadline_and_no_hop_starts_after_it() {
+        for (int i = 1; i <= 3; i++) {
+            fetcher.script.put("https://files.example.com/" + i, new HttpsResponse.Redirect("/" + (i + 1)));
+        }
+        fetcher.script.put("https://files.example.com/4", new HttpsResponse.Body(new byte[] {1}));
+        fetcher.hopTakes = Duration.ofSeconds(4);
+        assertEquals(ErrorCode.FILE_INGRESS_UPSTREAM_FAILED, failure("https://files.example.com/1", 10));
+        assertEquals(List.of(Duration.ofSeconds(10), Duration.ofSeconds(6), Duration.ofSeconds(2)), fetcher.timesLeft);
+        assertEquals(3, fetcher.requested.size(), "the fourth hop would start after the deadline");
+    }
+
+    @Test
+    void a_clock_set_back_never_extends_a_hop_beyond_the_whole_deadline() {
+        fetcher.script.put("https://files.example.com/1", new HttpsResponse.Redirect("/2"));
+        fetcher.script.put("https://files.example.com/2", new HttpsResponse.Body(new byte[] {1}));
+        fetcher.hopTakes = Duration.ofHours(-1);
+        assertArrayEquals(new byte[] {1}, service.fetch(new FetchRemoteFileCommand("https://files.example.com/1", 10)));
+        assertEquals(List.of(Duration.ofSeconds(10), Duration.ofSeconds(10)), fetcher.timesLeft);
     }
 
     @Test

@@ -235,7 +235,7 @@ public final class ServerSettings {
             FILE_INGRESS,
             Style.strictSeconds(3600),
             "30",
-            "Sidecar: connect and per-read timeout of a fetch, in seconds.");
+            "Sidecar: connect and per-read timeout of a fetch, and the bound of the whole fetch with its redirects, in seconds.");
     public static final Setting<Integer> FILE_INGRESS_MAX_REDIRECTS = Setting.of(
             "SERVERFS_FILE_INGRESS_MAX_REDIRECTS",
             FILE_INGRESS,

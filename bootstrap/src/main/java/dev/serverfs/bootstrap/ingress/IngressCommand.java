@@ -11,6 +11,7 @@ import dev.serverfs.bootstrap.launch.EarlyStart;
 import dev.serverfs.bootstrap.launch.ShutdownRequest;
 import dev.serverfs.bootstrap.logging.ServerFsLogging;
 import dev.serverfs.bootstrap.logging.StartupEvents;
+import java.time.Clock;
 import java.time.Duration;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
@@ -95,12 +96,18 @@ public final class IngressCommand implements SubCommand {
         return 0;
     }
 
-    /** Wires and starts the sidecar with the production fetcher. */
+    /**
+     * Wires and starts the sidecar with the production fetcher. The fetch timeout bounds connecting and each read, and
+     * also one whole fetch with all its redirects: serve's call, bounded by the same 30 s by default, would have given
+     * up by then anyway.
+     */
     static Running start(IngressSettings settings) {
         ApacheHttpsFetcher fetcher = ApacheHttpsFetcher.create(settings.fetchTimeout());
         try {
             UndertowIngressSidecar sidecar = UndertowIngressSidecar.start(
-                    settings.host(), settings.port(), new FetchRemoteFileService(settings.policy(), fetcher));
+                    settings.host(),
+                    settings.port(),
+                    new FetchRemoteFileService(settings.policy(), fetcher, settings.fetchTimeout(), Clock.systemUTC()));
             return new Running(sidecar, fetcher);
         } catch (RuntimeException e) {
             fetcher.close();

@@ -19,7 +19,8 @@ import java.util.Optional;
  * @param host bind address, {@code SERVERFS_HOST} (default {@code 127.0.0.1})
  * @param port {@code SERVERFS_FILE_INGRESS_PORT} (default 8081)
  * @param policy allowed hosts, byte ceiling and redirect cap
- * @param fetchTimeout connect and per-read timeout, {@code SERVERFS_FILE_INGRESS_FETCH_TIMEOUT_SECONDS} (30)
+ * @param fetchTimeout connect and per-read timeout and the bound of one whole fetch,
+ *     {@code SERVERFS_FILE_INGRESS_FETCH_TIMEOUT_SECONDS} (30)
  * @param logLevel {@code SERVERFS_LOG_LEVEL}
  */
 record IngressSettings(String host, int port, SidecarPolicy policy, Duration fetchTimeout, String logLevel) {
