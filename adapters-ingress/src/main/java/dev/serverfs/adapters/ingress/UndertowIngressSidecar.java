@@ -17,7 +17,8 @@ import org.xnio.Options;
  * The file-ingress sidecar's HTTP server (contract reference §8) on undertow-core: {@code POST /fetch} and
  * {@code GET /healthz} only, request bodies read and answers written without blocking, fetches on virtual threads, at most {@value #MAX_CONCURRENT_FETCHES} fetches
  * at a time (each may hold up to the byte ceiling in memory). Requests must name the sidecar in {@code Host}: a
- * loopback name, the Compose service name ({@link #SERVICE_NAME}) or the bind address, with the port. No access log.
+ * loopback name, the Compose service name ({@link #SERVICE_NAME}), the bind address or a name {@code serve} was
+ * given for it, with the port. No access log.
  */
 public final class UndertowIngressSidecar implements AutoCloseable {
 
@@ -37,8 +38,18 @@ public final class UndertowIngressSidecar implements AutoCloseable {
 
     /** Binds {@code host:port} (port 0 picks a free port) and starts serving; fails if the port is taken. */
     public static UndertowIngressSidecar start(String host, int port, FetchRemoteFileUseCase fetch) {
+        return start(host, port, fetch, Set.of());
+    }
+
+    /**
+     * As {@link #start(String, int, FetchRemoteFileUseCase)}, also accepting requests whose {@code Host} is one of
+     * {@code alsoNamed} (lower case, IPv6 literals in brackets): the host of the URL {@code serve} was given for it.
+     */
+    public static UndertowIngressSidecar start(
+            String host, int port, FetchRemoteFileUseCase fetch, Set<String> alsoNamed) {
         Objects.requireNonNull(host, "host");
         Set<String> names = new HashSet<>(Set.of("127.0.0.1", "localhost", "[::1]", SERVICE_NAME));
+        names.addAll(alsoNamed);
         String bound = host.strip().toLowerCase(Locale.ROOT);
         if (!WILDCARDS.contains(bound)) {
             names.add(bound.contains(":") && !bound.startsWith("[") ? "[" + bound + "]" : bound);

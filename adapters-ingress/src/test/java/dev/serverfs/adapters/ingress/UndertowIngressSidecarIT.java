@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -132,6 +133,24 @@ class UndertowIngressSidecarIT {
                 421,
                 "FILE_INGRESS_BAD_REQUEST");
         assertEquals(List.of(), upstream.paths, "nothing was fetched for a foreign Host");
+    }
+
+    @Test
+    void the_name_serve_was_given_for_the_sidecar_is_accepted_too() {
+        try (UndertowIngressSidecar named =
+                UndertowIngressSidecar.start("127.0.0.1", 0, command -> new byte[0], Set.of("files.internal"))) {
+            int port = named.address().getPort();
+            String healthz = "GET /healthz HTTP/1.1\r\nHost: ";
+            assertEquals(
+                    200,
+                    RawHttp.sendWithOwnHost(named.address(), healthz + "FILES.internal:" + port, new byte[0])
+                            .status());
+            // a sidecar not given that name refuses it
+            assertCode(
+                    RawHttp.sendWithOwnHost(address, healthz + "files.internal:" + address.getPort(), new byte[0]),
+                    421,
+                    "FILE_INGRESS_BAD_REQUEST");
+        }
     }
 
     /** A fetch request with a body announced but never sent, with {@code hostLines} for Host. */

@@ -13,6 +13,7 @@ import dev.serverfs.bootstrap.logging.ServerFsLogging;
 import dev.serverfs.bootstrap.logging.StartupEvents;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 import org.slf4j.Logger;
@@ -107,7 +108,8 @@ public final class IngressCommand implements SubCommand {
             UndertowIngressSidecar sidecar = UndertowIngressSidecar.start(
                     settings.host(),
                     settings.port(),
-                    new FetchRemoteFileService(settings.policy(), fetcher, settings.fetchTimeout(), Clock.systemUTC()));
+                    new FetchRemoteFileService(settings.policy(), fetcher, settings.fetchTimeout(), Clock.systemUTC()),
+                    settings.servedAs().map(Set::of).orElse(Set.of()));
             return new Running(sidecar, fetcher);
         } catch (RuntimeException e) {
             fetcher.close();

@@ -7,7 +7,9 @@ import dev.serverfs.bootstrap.config.Variables;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.ingress.HostPolicy;
 import dev.serverfs.domain.ingress.SidecarPolicy;
+import java.net.URI;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,11 +24,20 @@ import java.util.Optional;
  * @param fetchTimeout connect and per-read timeout and the bound of one whole fetch,
  *     {@code SERVERFS_FILE_INGRESS_FETCH_TIMEOUT_SECONDS} (30)
  * @param logLevel {@code SERVERFS_LOG_LEVEL}
+ * @param servedAs the host of {@code SERVERFS_FILE_INGRESS_URL} when it is set (the same env file as serve's):
+ *     a name requests may carry in {@code Host} besides the loopback names, the Compose service and the bind address
  */
-record IngressSettings(String host, int port, SidecarPolicy policy, Duration fetchTimeout, String logLevel) {
+record IngressSettings(
+        String host,
+        int port,
+        SidecarPolicy policy,
+        Duration fetchTimeout,
+        String logLevel,
+        Optional<String> servedAs) {
 
     IngressSettings {
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(servedAs, "servedAs");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(fetchTimeout, "fetchTimeout");
         Objects.requireNonNull(logLevel, "logLevel");
@@ -58,6 +69,10 @@ record IngressSettings(String host, int port, SidecarPolicy policy, Duration fet
         Duration timeout = ServerSettings.FILE_INGRESS_FETCH_TIMEOUT_SECONDS.get(vars);
         int redirects = ServerSettings.FILE_INGRESS_MAX_REDIRECTS.get(vars);
         String logLevel = ServerSettings.LOG_LEVEL.get(vars);
-        return new IngressSettings(host, port, new SidecarPolicy(hosts, maxBytes, redirects), timeout, logLevel);
+        Optional<String> servedAs = ServerSettings.FILE_INGRESS_URL
+                .find(vars)
+                .map(url -> URI.create(url).getHost().toLowerCase(Locale.ROOT));
+        return new IngressSettings(
+                host, port, new SidecarPolicy(hosts, maxBytes, redirects), timeout, logLevel, servedAs);
     }
 }

@@ -9,6 +9,7 @@ import dev.serverfs.bootstrap.config.ConfigurationException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,6 +36,23 @@ class IngressSettingsTest {
         assertEquals(Set.of("files.example.com"), s.policy().hosts().exactHosts());
         assertFalse(s.policy().hosts().openAiBlobHosts());
         assertEquals("INFO", s.logLevel());
+        assertEquals(Optional.empty(), s.servedAs());
+    }
+
+    @Test
+    void the_host_of_serves_url_for_the_sidecar_is_a_name_it_answers_to() throws ConfigurationException {
+        IngressSettings s = IngressSettings.parse(vars(
+                "SERVERFS_FILE_INGRESS_ALLOWED_HOSTS", "files.example.com",
+                "SERVERFS_FILE_INGRESS_URL", "http://Files.Internal:8081/fetch"));
+        assertEquals(Optional.of("files.internal"), s.servedAs());
+        assertEquals(
+                Optional.of("[::1]"),
+                IngressSettings.parse(vars(
+                                "SERVERFS_FILE_INGRESS_ALLOW_OPENAI_BLOB_HOSTS",
+                                "true",
+                                "SERVERFS_FILE_INGRESS_URL",
+                                "http://[::1]:8081/fetch"))
+                        .servedAs());
     }
 
     @Test
