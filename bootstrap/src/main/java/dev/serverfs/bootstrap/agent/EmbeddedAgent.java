@@ -19,6 +19,7 @@ import dev.serverfs.domain.workdir.Workdirs;
 import dev.serverfs.provider.AgentRuntimeDescriptor;
 import dev.serverfs.provider.EgressPolicy;
 import dev.serverfs.provider.ProviderSandbox;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -118,6 +119,11 @@ public final class EmbeddedAgent implements AutoCloseable {
         ownPorts.add(config.network().port());
         config.network().metricsPort().ifPresent(ownPorts::add);
         config.network().bridgeMetricsPort().ifPresent(ownPorts::add);
+        // the ingress sidecar, where serve reaches it on a port of its own (a single-host install)
+        int sidecarPort = URI.create(config.fileIngress().sidecarUrl()).getPort();
+        if (config.fileIngress().enabled() && sidecarPort > 0) {
+            ownPorts.add(sidecarPort);
+        }
         return ProviderSandbox.confined(
                 settings.bwrapBin(),
                 System.getenv("PATH"),

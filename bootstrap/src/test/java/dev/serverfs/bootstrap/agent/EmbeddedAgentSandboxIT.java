@@ -191,4 +191,41 @@ class EmbeddedAgentSandboxIT {
             assertFalse(out.contains(TOKEN), "the env file is concealed where it now is: " + out);
         }
     }
+
+    /**
+     * The ingress sidecar on this host is one of ServerFS' own listeners: a task reaches it through the egress relay
+     * no more than it reaches /mcp, even when an operator's allow-list entry names its address.
+     */
+    @Test
+    void the_ingress_sidecar_is_not_reached_through_the_relay_even_when_listed() throws Exception {
+        com.sun.net.httpserver.HttpServer sidecar = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 4);
+        sidecar.createContext("/", exchange -> {
+            byte[] body = "sidecar-reached".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        sidecar.start();
+        try {
+            int port = sidecar.getAddress().getPort();
+            ServerFsConfig config = config(
+                    dir.resolve("serverfs.env"),
+                    dir.resolve("none"),
+                    "SERVERFS_FILE_INGRESS_ENABLED=true",
+                    "SERVERFS_FILE_INGRESS_URL=http://127.0.0.1:" + port + "/fetch",
+                    "SERVERFS_AGENT_EGRESS_ALLOW=127.0.0.1:" + port);
+            Files.writeString(work.resolve("fetch.py"), """
+                    import urllib.request
+                    try:
+                        print(urllib.request.urlopen('http://127.0.0.1:%s/healthz', timeout=10).read().decode())
+                    except Exception as e:
+                        print('refused', type(e).__name__)
+                    """.formatted(port));
+            String out = run(config, "python3 fetch.py");
+            assertTrue(out.startsWith("refused"), "the sidecar is refused: " + out);
+        } finally {
+            sidecar.stop(0);
+        }
+    }
 }
