@@ -627,19 +627,30 @@ public final class ProviderSandbox {
     }
 
     /**
-     * The directory a provider's executable is installed in, to be shown read-only: the {@code node_modules} it lies
-     * in (an npm package needs its sibling packages), else the directory of the resolved executable. Empty when
-     * {@code bin} cannot be found.
+     * What of a provider's installation is shown read-only: the {@code node_modules} its executable lies in (an npm
+     * package needs its sibling packages), else the directory of the resolved executable, found on {@code
+     * environment}'s {@code PATH}; the executable alone when that directory is the home ({@code HOME}) or above it,
+     * which the view keeps private. Empty when {@code bin} cannot be found.
      */
-    public static Optional<Path> installation(String bin, String path) {
-        return executable(bin, path).map(ProviderSandbox::real).map(exe -> {
-            for (Path p = exe.getParent(); p != null; p = p.getParent()) {
-                if (p.getFileName() != null && p.getFileName().toString().equals("node_modules")) {
-                    return p;
-                }
-            }
-            return exe.getParent();
-        });
+    public static Optional<Path> installation(String bin, Map<String, String> environment) {
+        Optional<Path> home = Optional.ofNullable(environment.get("HOME"))
+                .filter(h -> !h.isBlank())
+                .map(Path::of)
+                .filter(Path::isAbsolute)
+                .map(h -> Files.exists(h) ? real(h) : h);
+        return executable(bin, environment.get("PATH"))
+                .map(ProviderSandbox::real)
+                .map(exe -> {
+                    Path shown = exe.getParent();
+                    for (Path p = exe.getParent(); p != null; p = p.getParent()) {
+                        if (p.getFileName() != null
+                                && p.getFileName().toString().equals("node_modules")) {
+                            shown = p;
+                            break;
+                        }
+                    }
+                    return home.isPresent() && home.get().startsWith(shown) ? exe : shown;
+                });
     }
 
     /** {@code bin} as an absolute path: itself when it has a slash, else the first match on {@code path}. */

@@ -300,6 +300,34 @@ class ProviderSandboxIT {
         }
     }
 
+    /**
+     * A provider executable installed directly in the home (an operator's {@code ~/codex}) is shown alone: not the
+     * home around it, which the view keeps private; one in a directory of its own brings that directory.
+     */
+    @Test
+    void an_executable_in_the_home_shows_itself_not_the_home() throws Exception {
+        Path exe = home.resolve("provider");
+        Files.writeString(exe, "#!/bin/sh\necho provider-ran\n");
+        Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwx------"));
+        Map<String, String> environment = Map.of("HOME", home.toString(), "PATH", home + ":/usr/bin:/bin");
+        Optional<Path> installation = ProviderSandbox.installation("provider", environment);
+        assertEquals(Optional.of(exe.toRealPath()), installation);
+
+        String out = run(
+                sandbox(),
+                true,
+                ProviderSandbox.Grants.none(installation.stream().toList(), Optional.empty()),
+                exe + "; cat $HOME/id_rsa; cat $HOME/.provider/auth.json");
+        assertTrue(out.contains("provider-ran"), out);
+        assertFalse(out.contains("home-secret") || out.contains("provider-login"), out);
+
+        Path bin = Files.createDirectories(home.resolve("tools/bin"));
+        Files.move(exe, bin.resolve("provider"));
+        assertEquals(
+                Optional.of(bin.toRealPath()),
+                ProviderSandbox.installation("provider", Map.of("HOME", home.toString(), "PATH", bin.toString())));
+    }
+
     /** Holds every connection the relay admits, until its stdin closes; prints "held" once a probe is refused. */
     private static final String HOLD_RELAY =
             """

@@ -146,8 +146,7 @@ final class ClaudeCommandLine {
                 files,
                 configDir.map(d -> d.resolve(".credentials.json")).stream().toList(),
                 configDir.map(d -> Map.of(d.resolve("settings.json"), "{}")).orElse(Map.of()),
-                ProviderSandbox.installation(bin, environment.get("PATH")).stream()
-                        .toList(),
+                ProviderSandbox.installation(bin, environment).stream().toList(),
                 Optional.of("CLAUDE_CODE_SHELL_PREFIX"),
                 List.of());
     }

@@ -74,8 +74,7 @@ final class CodexCommandLine {
                 Map.of(),
                 codexHome.map(h -> h.resolve("auth.json")).stream().toList(),
                 codexHome.map(h -> Map.of(h.resolve("config.toml"), "")).orElse(Map.of()),
-                ProviderSandbox.installation(bin, environment.get("PATH")).stream()
-                        .toList(),
+                ProviderSandbox.installation(bin, environment).stream().toList(),
                 Optional.empty(),
                 List.of(".codex"));
     }
