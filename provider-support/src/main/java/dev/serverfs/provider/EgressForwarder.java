@@ -1,5 +1,6 @@
 package dev.serverfs.provider;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,6 +15,8 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The first process of a provider child's view, run on the JVM that serves (only the JDK and this class): it listens
@@ -22,9 +25,19 @@ import java.util.List;
  * streams, environment and directory, and exits with its exit status. The provider finds it through {@code
  * HTTPS_PROXY}/{@code HTTP_PROXY}. It decides nothing: the relay on the host does.
  *
+ * <p>Its threads are platform threads, and everything they block on is closed once the provider exited: the JVM's
+ * exit waits up to 300 ms for threads blocked in native code (HotSpot's {@code VM_Exit}), and a virtual thread's
+ * socket I/O keeps a poller thread blocked in {@code epoll_wait} that nothing here could release. Every turn would pay
+ * that wait (BENCHMARKS.md, "Provider view").
+ *
  * <p>{@code java -cp <this class's code source> dev.serverfs.provider.EgressForwarder <socket> <port> -- <argv...>}
  */
 public final class EgressForwarder {
+    /** What the threads block on (the listener, both ends of each connection), closed before the exit. */
+    private static final Set<Closeable> OPEN = ConcurrentHashMap.newKeySet();
+
+    private static volatile boolean exiting;
+
     private EgressForwarder() {}
 
     public static void main(String[] args) throws Exception {
@@ -36,10 +49,24 @@ public final class EgressForwarder {
         Path socket = Path.of(args[0]);
         ServerSocket listener = new ServerSocket();
         listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[1])), 64);
+        hold(listener);
         Thread.ofPlatform().daemon().name("egress-forwarder").start(() -> accept(listener, socket));
         List<String> argv = Arrays.asList(args).subList(3, args.length);
         Process child = new ProcessBuilder(argv).inheritIO().start();
-        System.exit(child.waitFor());
+        int status = child.waitFor();
+        exiting = true;
+        for (Closeable c : OPEN) {
+            closeQuietly(c);
+        }
+        System.exit(status);
+    }
+
+    /** Registers {@code c} to be closed before the exit; closes it at once when the exit already began. */
+    private static void hold(Closeable c) {
+        OPEN.add(c);
+        if (exiting) {
+            closeQuietly(c);
+        }
     }
 
     private static void accept(ServerSocket listener, Path socket) {
@@ -50,48 +77,58 @@ public final class EgressForwarder {
             } catch (IOException e) {
                 return;
             }
-            Thread.ofVirtual().start(() -> carry(client, socket));
+            hold(client);
+            Thread.ofPlatform().daemon().start(() -> carry(client, socket));
         }
     }
 
     private static void carry(Socket client, Path socket) {
         try (client;
                 SocketChannel relay = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-            relay.connect(UnixDomainSocketAddress.of(socket));
-            InputStream relayIn = Channels.newInputStream(relay);
-            OutputStream relayOut = Channels.newOutputStream(relay);
-            Thread back = Thread.ofVirtual().start(() -> {
-                try {
-                    relayIn.transferTo(client.getOutputStream());
-                } catch (IOException e) {
-                    // closed
-                } finally {
-                    closeQuietly(client, relay);
-                }
-            });
+            hold(relay);
             try {
-                client.getInputStream().transferTo(relayOut);
-            } catch (IOException e) {
-                // closed
+                relay.connect(UnixDomainSocketAddress.of(socket));
+                copy(client, relay);
             } finally {
-                closeQuietly(client, relay);
+                OPEN.remove(relay);
             }
-            back.join();
         } catch (IOException e) {
             // the relay is gone: the connection just closes
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            OPEN.remove(client);
         }
     }
 
-    private static void closeQuietly(Socket client, SocketChannel relay) {
+    /** Both directions until either ends; then both ends are closed. */
+    private static void copy(Socket client, SocketChannel relay) throws IOException, InterruptedException {
+        InputStream relayIn = Channels.newInputStream(relay);
+        OutputStream relayOut = Channels.newOutputStream(relay);
+        Thread back = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                relayIn.transferTo(client.getOutputStream());
+            } catch (IOException e) {
+                // closed
+            } finally {
+                closeQuietly(client);
+                closeQuietly(relay);
+            }
+        });
         try {
-            client.close();
+            client.getInputStream().transferTo(relayOut);
         } catch (IOException e) {
-            // already closed
+            // closed
+        } finally {
+            closeQuietly(client);
+            closeQuietly(relay);
         }
+        back.join();
+    }
+
+    private static void closeQuietly(Closeable c) {
         try {
-            relay.close();
+            c.close();
         } catch (IOException e) {
             // already closed
         }
