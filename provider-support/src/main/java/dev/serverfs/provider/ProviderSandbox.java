@@ -84,9 +84,18 @@ public final class ProviderSandbox {
             List.of("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy");
     /** Set to nothing in the child: no target bypasses the relay. */
     static final List<String> NO_PROXY_VARIABLES = List.of("NO_PROXY", "no_proxy");
-    /** The forwarder is a small JVM; it needs little. */
-    private static final List<String> FORWARDER_JVM_OPTIONS =
-            List.of("-XX:+UseSerialGC", "-Xmx32m", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto");
+    /**
+     * The forwarder is a small JVM; it needs little. Its stdout is the provider's (Codex's protocol stream): whatever
+     * the JVM has to say goes to stderr.
+     */
+    private static final List<String> FORWARDER_JVM_OPTIONS = List.of(
+            "-XX:+UseSerialGC",
+            "-Xmx32m",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:-UsePerfData",
+            "-Xshare:auto",
+            "-Xlog:disable",
+            "-Xlog:all=warning:stderr");
     /** The uid and gid a root server's child runs as inside its user namespace (root there would have no caps). */
     private static final String UNPRIVILEGED_ID = "65534";
 
