@@ -13,6 +13,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,6 +31,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread; {@link #take} has one consumer.
  */
 public final class ProviderChild {
+    /** The one thread every child is started from (see {@link #start}); it never ends. */
+    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().daemon().name("provider-spawner").factory());
+
     /** Lines read ahead of the consumer; the child blocks on a full pipe beyond that (backpressure, no growth). */
     private static final int QUEUE_LINES = 256;
 
@@ -54,16 +62,33 @@ public final class ProviderChild {
     /**
      * Starts the child with exactly {@code command}'s environment, in its working directory. A program that cannot
      * be started → {@code AGENT_RUNTIME_UNAVAILABLE} (the message names neither the program nor the directory).
+     *
+     * <p>The child is started from {@link #SPAWNER}, whatever thread asks: bubblewrap's {@code --die-with-parent}
+     * (PR_SET_PDEATHSIG) kills the child when the thread that started it ends, not the process, and a virtual
+     * thread's carrier ends after 30 s idle; the spawner lives as long as the server.
      */
     public static ProviderChild start(ProviderCommand command) {
         ProcessBuilder builder = new ProcessBuilder(command.argv())
                 .directory(command.workingDirectory().toFile());
         builder.environment().clear();
         builder.environment().putAll(command.environment());
+        Future<Process> started = SPAWNER.submit(builder::start);
+        boolean interrupted = false;
         try {
-            return new ProviderChild(builder.start(), command.maxLineBytes());
-        } catch (IOException | RuntimeException e) {
+            while (true) {
+                try {
+                    // not given up on an interrupt: the process may be starting, and must not be left unowned
+                    return new ProviderChild(started.get(), command.maxLineBytes());
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } catch (ExecutionException | RuntimeException e) {
             throw new ServerFsException(ErrorCode.AGENT_RUNTIME_UNAVAILABLE, "the provider process could not start");
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -51,6 +51,31 @@ class ProviderChildIT {
         return child;
     }
 
+    /**
+     * bubblewrap's {@code --die-with-parent} (every confined child has it) kills the child when the thread that
+     * started it ends (PR_SET_PDEATHSIG follows the thread, not the process), and the runtimes start children from
+     * virtual threads, whose carrier threads end after 30 s idle: a long turn on a quiet server died with them.
+     * A child started from a thread that then ends lives on.
+     */
+    @Test
+    void a_child_outlives_the_thread_that_started_it() throws Exception {
+        ProviderCommand bwrap = new ProviderCommand(
+                List.of("bwrap", "--dev-bind", "/", "/", "--die-with-parent", "--", "/bin/sh", "-c", "echo up; cat"),
+                dir,
+                Map.of("PATH", "/usr/bin:/bin"),
+                1024);
+        ProviderChild[] child = new ProviderChild[1];
+        Thread starter = Thread.ofPlatform().start(() -> child[0] = ProviderChild.start(bwrap));
+        starter.join();
+        started.add(child[0]);
+        assertEquals(Optional.of("up"), child[0].take(), "the child started");
+        java.util.concurrent.CompletableFuture<Void> exited = new java.util.concurrent.CompletableFuture<>();
+        child[0].onExit(() -> exited.complete(null));
+        // a child killed with its starter is gone within milliseconds; this one must still be there
+        assertThrows(java.util.concurrent.TimeoutException.class, () -> exited.get(2, TimeUnit.SECONDS));
+        assertTrue(child[0].isAlive());
+    }
+
     private static List<String> allLines(ProviderChild child) throws InterruptedException {
         List<String> out = new ArrayList<>();
         Optional<String> line;
