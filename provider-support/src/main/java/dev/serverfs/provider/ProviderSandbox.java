@@ -3,8 +3,10 @@ package dev.serverfs.provider;
 import dev.serverfs.application.port.out.ProviderView;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -21,6 +24,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -30,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The filesystem view of a provider child (issue 25), built with bubblewrap ({@code bwrap}): a fresh mount, pid, IPC,
@@ -45,7 +50,8 @@ import java.util.concurrent.TimeUnit;
  *       another; the operator's login is bound into it read-write, the operator's settings read-only;
  *   <li>the provider's installation and the operator's extra paths read-only;
  *   <li>its workdir at its real path, writable only for {@code workspace-write}, with the deny-listed entries of
- *       {@link ProviderView#concealed} hidden (an empty read-only directory, an empty file);
+ *       {@link ProviderView#concealed} hidden (an empty read-only directory, an empty file), and those whose name is
+ *       not valid UTF-8;
  *   <li>nothing of ServerFS: the state, lock and socket directories, the environment file and the other workdirs
  *       are concealed wherever they would show through one of the paths above, by name; inside the workdir also
  *       wherever a task moved them, which the submit found by identity ({@link ProviderView#concealed}).
@@ -100,6 +106,14 @@ public final class ProviderSandbox {
     private static final String UNPRIVILEGED_ID = "65534";
 
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
+    /** How this JVM spells a child's argv ({@link ProcessBuilder} encodes it so): the workdir's path in the view. */
+    private static final Charset ARGV_CHARSET =
+            Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"), StandardCharsets.UTF_8);
+
+    private static final FileAttribute<?> OWNER_ONLY_DIRECTORY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+    private static final FileAttribute<?> OWNER_ONLY_FILE =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
     private final boolean unconfined;
     private final Optional<Path> bwrap;
@@ -112,6 +126,7 @@ public final class ProviderSandbox {
     private final Map<Path, EgressRelay> relays = new HashMap<>();
 
     private volatile Path offlineShellScript;
+    private volatile Path argumentsDir;
     private volatile boolean probed;
 
     private ProviderSandbox(
@@ -203,6 +218,10 @@ public final class ProviderSandbox {
      * its user namespace), so it binds the held root's current name, and the child, before {@code command}, checks
      * that the directory shown and the one it starts in are the held ones ({@link #verified}): a name swapped in
      * the meantime makes it exit with {@link #VIEW_MISMATCH} instead.
+     *
+     * <p>The view's concealed entries ({@link ProviderView#concealed}) reach bubblewrap as bytes, not in the argv
+     * ({@link #readingArguments}): a name that is not valid UTF-8 is concealed as exactly that name. A command that
+     * conceals entries starts once: its arguments' file is removed as it starts.
      */
     public ProviderCommand wrap(ProviderCommand command, ProviderView view, Grants grants) {
         if (unconfined) {
@@ -243,8 +262,8 @@ public final class ProviderSandbox {
         argv.addAll(List.of(view.writable() ? "--bind" : "--ro-bind", heldRoot.toString(), workdir.toString()));
         visible.add(workdir);
         concealProjectConfiguration(argv, grants.projectConfiguration(), workdir, cwd);
-        for (ProviderView.Concealed entry : view.concealed()) {
-            conceal(argv, workdir.resolve(entry.path().display()), entry.directory());
+        if (!view.concealed().isEmpty()) {
+            argv.addAll(List.of("--args", Integer.toString(ARGUMENTS_FD))); // the view's concealed entries
         }
         // after the workdir and the read-only paths: a workdir or a read-only path that holds the home (a workdir at
         // $HOME) would otherwise show the operator's own configuration over the workdir's, its settings writable
@@ -265,7 +284,67 @@ public final class ProviderSandbox {
         argv.addAll(verified(workdir, identities));
         argv.addAll(forwarder);
         argv.addAll(command.argv());
-        return new ProviderCommand(argv, command.workingDirectory(), environment, command.maxLineBytes());
+        List<String> launch =
+                view.concealed().isEmpty() ? argv : readingArguments(argv, concealed(workdir, view.concealed()));
+        return new ProviderCommand(launch, command.workingDirectory(), environment, command.maxLineBytes());
+    }
+
+    /** The descriptor on which bubblewrap reads the view's concealed entries ({@code --args}). */
+    private static final int ARGUMENTS_FD = 3;
+
+    /**
+     * The options that conceal the workdir's {@code entries} (at {@code workdir}, their names as the file system
+     * spells them: a name that is not valid UTF-8 too), NUL-separated as bubblewrap's {@code --args} reads them. An
+     * argv cannot carry such a name: Java writes a child's argv from strings.
+     */
+    private static byte[] concealed(Path workdir, List<ProviderView.Concealed> entries) {
+        byte[] root = workdir.toString().getBytes(ARGV_CHARSET);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (ProviderView.Concealed entry : entries) {
+            byte[] name = entry.path();
+            byte[] path = Arrays.copyOf(root, root.length + 1 + name.length);
+            path[root.length] = '/';
+            System.arraycopy(name, 0, path, root.length + 1, name.length);
+            for (byte[] argument : concealment(path, entry.directory(), w -> w.getBytes(StandardCharsets.US_ASCII))) {
+                out.writeBytes(argument);
+                out.write(0);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * {@code argv} (bubblewrap's, reading {@code --args} on {@link #ARGUMENTS_FD}) started so that bubblewrap reads
+     * {@code arguments} there: Java gives a child no descriptor beyond the standard three, so {@code /bin/sh} opens
+     * them from an owner-only file (in an owner-only directory), removes the file and becomes bubblewrap (the same
+     * process: the pid the recovery guard records is bubblewrap's). It runs nothing when the file cannot be opened.
+     */
+    private List<String> readingArguments(List<String> argv, byte[] arguments) {
+        Path file;
+        try {
+            file = Files.createTempFile(argumentsDirectory(), "args-", "", OWNER_ONLY_FILE);
+            Files.write(file, arguments);
+        } catch (IOException e) {
+            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the provider's view could not be built");
+        }
+        List<String> launch = new ArrayList<>(List.of(
+                "/bin/sh",
+                "-c",
+                "exec " + ARGUMENTS_FD + "<\"$1\" && rm -f -- \"$1\" && shift && exec \"$@\"",
+                "serverfs-view-arguments",
+                file.toString()));
+        launch.addAll(argv);
+        return launch;
+    }
+
+    /** Where {@link #readingArguments} writes its files, created owner-only on first use. */
+    private synchronized Path argumentsDirectory() throws IOException {
+        if (argumentsDir == null) {
+            Path dir = Files.createTempDirectory("serverfs-view-", OWNER_ONLY_DIRECTORY);
+            dir.toFile().deleteOnExit();
+            argumentsDir = dir;
+        }
+        return argumentsDir;
     }
 
     /** The exit status of a child whose view does not show the held workdir (a name was swapped): nothing ran. */
@@ -437,11 +516,23 @@ public final class ProviderSandbox {
     }
 
     private static void conceal(List<String> argv, Path path, boolean directory) {
-        if (directory) {
-            argv.addAll(List.of("--perms", "0555", "--tmpfs", path.toString(), "--remount-ro", path.toString()));
-        } else {
-            argv.addAll(List.of("--ro-bind", "/dev/null", path.toString()));
-        }
+        argv.addAll(concealment(path.toString(), directory, w -> w));
+    }
+
+    /**
+     * The options that conceal {@code path}: an empty read-only directory over a directory, an empty file over
+     * anything else; {@code word} spells the options as {@code path} is spelt.
+     */
+    private static <T> List<T> concealment(T path, boolean directory, Function<String, T> word) {
+        return directory
+                ? List.of(
+                        word.apply("--perms"),
+                        word.apply("0555"),
+                        word.apply("--tmpfs"),
+                        path,
+                        word.apply("--remount-ro"),
+                        path)
+                : List.of(word.apply("--ro-bind"), word.apply("/dev/null"), path);
     }
 
     /**

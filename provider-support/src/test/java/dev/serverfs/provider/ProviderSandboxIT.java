@@ -507,6 +507,65 @@ class ProviderSandboxIT {
         }
     }
 
+    /**
+     * Entries given by their bytes, as the submit's walk finds them: names that are not valid UTF-8, one with a
+     * newline and a space, one that reads like an option. Each is concealed exactly, its siblings are shown; the file
+     * bubblewrap read them from is gone once the child started.
+     */
+    @Test
+    void entries_named_by_bytes_that_are_not_utf8_are_concealed_exactly() throws Exception {
+        Files.createDirectories(work.resolve("sub"));
+        Files.writeString(work.resolve("sub/sibling.txt"), "sibling");
+        shell("printf file-secret > \"$(printf 'sub/a\\nb \\377')\"; mkdir \"$(printf 'd\\376')\";"
+                + " printf dir-secret > \"$(printf 'd\\376/s')\"; printf option-secret > ./--tmpfs");
+        List<ProviderView.Concealed> concealed = List.of(
+                new ProviderView.Concealed(bytes("sub/a\nb ", 0xff), false),
+                new ProviderView.Concealed(bytes("d", 0xfe), true),
+                new ProviderView.Concealed(new WorkdirPath(List.of("--tmpfs")), false));
+        ProviderCommand command = sandbox()
+                .wrap(
+                        new ProviderCommand(
+                                List.of(
+                                        "/bin/sh",
+                                        "-c",
+                                        "cat \"$(printf 'sub/a\\nb \\377')\" \"$(printf 'd\\376/s')\" ./--tmpfs;"
+                                                + " cat notes.txt sub/sibling.txt"),
+                                work,
+                                Map.of("PATH", "/usr/bin:/bin"),
+                                1024),
+                        new ProviderView(work, work, true, concealed),
+                        GRANTS);
+        Path arguments = Path.of(command.argv().get(4));
+        assertTrue(Files.isRegularFile(arguments), "the arguments wait in their file: " + command.argv());
+        String out = start(command);
+        assertTrue(out.contains("notes") && out.contains("sibling"), "the siblings are shown: " + out);
+        for (String secret : List.of("file-secret", "dir-secret", "option-secret")) {
+            assertFalse(out.contains(secret), "concealed: " + out);
+        }
+        assertFalse(Files.exists(arguments), "the arguments' file is removed before bubblewrap starts");
+        try (var left = Files.list(arguments.getParent())) {
+            assertEquals(0, left.count(), "nothing is left in the owner-only directory");
+        }
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(arguments.getParent())));
+    }
+
+    /** {@code prefix} in UTF-8, then the byte {@code last}. */
+    private static byte[] bytes(String prefix, int last) {
+        byte[] start = prefix.getBytes(StandardCharsets.UTF_8);
+        byte[] path = java.util.Arrays.copyOf(start, start.length + 1);
+        path[start.length] = (byte) last;
+        return path;
+    }
+
+    /** {@code script} run by {@code /bin/sh} in the workdir (names that are not UTF-8 come from its printf). */
+    private void shell(String script) throws Exception {
+        Process p = new ProcessBuilder("/bin/sh", "-ec", script)
+                .directory(work.toFile())
+                .inheritIO()
+                .start();
+        assertEquals(0, p.waitFor(), "the script ran");
+    }
+
     @Test
     void a_working_directory_outside_the_workdir_is_refused_and_unconfined_changes_nothing() {
         ProviderCommand outside = new ProviderCommand(List.of("/bin/true"), dir, Map.of(), 1024);

@@ -16,13 +16,15 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
 /**
  * Reads a whole directory with {@code getdents64}: names (without {@code .} and {@code ..}), {@code d_type} and
  * {@code d_ino}.
- * Names that are not valid UTF-8 are left out: an agent could neither see nor address them.
+ * Names that are not valid UTF-8 are left out (an agent could neither see nor address them), except from {@link
+ * #readAll}, which gives their bytes apart.
  */
 final class Dirents {
 
@@ -49,28 +51,31 @@ final class Dirents {
     }
 
     /**
-     * A whole directory: its entries, and whether they are all of it ({@code complete}: false when a name that is
-     * not valid UTF-8 was left out).
+     * A whole directory: its entries, and apart the entries whose name is not valid UTF-8 (which no {@link Dirent}
+     * can name).
      */
-    record Listing(List<Dirent> entries, boolean complete) {}
+    record Listing(List<Dirent> entries, List<Undecodable> undecodable) {}
+
+    /** An entry whose name is not valid UTF-8: the name's bytes as the file system spells them, never decoded. */
+    record Undecodable(byte[] name, int type) {}
 
     static Listing readAll(int fd) throws ErrnoException {
         List<Dirent> out = new ArrayList<>();
-        boolean[] complete = {true};
-        scan(fd, (name, type, ino) -> {
+        List<Undecodable> undecodable = new ArrayList<>();
+        scan(fd, (name, raw, type, ino) -> {
             if (name == null) {
-                complete[0] = false;
+                undecodable.add(new Undecodable(raw, type));
             } else {
                 out.add(new Dirent(name, type, ino));
             }
         });
-        return new Listing(out, complete[0]);
+        return new Listing(out, undecodable);
     }
 
     /** The names only (a listing needs no {@code d_type}). */
     static List<String> readNames(int fd) throws ErrnoException {
         List<String> out = new ArrayList<>();
-        scan(fd, (name, type, ino) -> {
+        scan(fd, (name, raw, type, ino) -> {
             if (name != null) {
                 out.add(name);
             }
@@ -78,9 +83,9 @@ final class Dirents {
         return out;
     }
 
-    /** Takes each entry; {@code name} is null for a name that is not valid UTF-8. */
+    /** Takes each entry; {@code name} is null for a name that is not valid UTF-8, whose bytes are then {@code raw}. */
     private interface Sink {
-        void accept(String name, int type, long ino);
+        void accept(String name, byte[] raw, int type, long ino);
     }
 
     private static void scan(int fd, Sink sink) throws ErrnoException {
@@ -119,7 +124,8 @@ final class Dirents {
                         || (len == 2 && records[start] == '.' && records[start + 1] == '.')) {
                     continue;
                 }
-                sink.accept(decode(records, start, len), type, ino);
+                String name = decode(records, start, len);
+                sink.accept(name, name == null ? Arrays.copyOfRange(records, start, end) : null, type, ino);
             }
         }
     }

@@ -33,6 +33,7 @@ import dev.serverfs.domain.workdir.DenyRules;
 import dev.serverfs.domain.workdir.PathPolicy;
 import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirPath;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -41,6 +42,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
@@ -182,23 +184,22 @@ public final class LinuxWorkdirFileSystem
      *
      * <p>The same walk also reports every entry that is one of the own paths this file system was given (see {@link
      * #LinuxWorkdirFileSystem(Resolution, List)}), by identity (taken at construction and again now, and kept; see
-     * {@link OwnPaths}): a directory when it is entered (one {@code fstat}), any
-     * other entry when its {@code d_ino} is one of theirs. Neither is entered. And it reports every directory this
-     * process may not enter ({@code EACCES}, {@code EPERM}) or read whole (a name that is not valid UTF-8, which the
-     * view could not name to conceal it, or a read error): what lies beneath it is unknown, and a task of the same
-     * user that made it so could open it again. Such a name at the workdir's top level, which cannot be concealed,
-     * fails the walk ({@code AGENT_PROVIDER_ERROR}).
+     * {@link OwnPaths}): a directory when it is entered (one {@code fstat}), any other entry when its {@code d_ino} is
+     * one of theirs. Neither is entered. It reports every entry whose name is not valid UTF-8 (a symlink excepted), by
+     * that name's bytes, without entering it: the deny rules cannot judge such a name, and the file tools never show
+     * it; its directory stays shown. And it reports every directory this process may not enter ({@code EACCES},
+     * {@code EPERM}) or read ({@code EIO}, say): what lies beneath it is unknown, and a task of the same user that
+     * made it so could open it again. A workdir root that cannot be read fails the walk ({@code AGENT_PROVIDER_ERROR}).
      */
     @Override
     public List<ProviderView.Concealed> deniedEntries(Workdir workdir, int limit) {
         DenyRules deny = PathPolicy.of(workdir).denyRules();
         List<ProviderView.Concealed> denied = new ArrayList<>();
-        WalkVisitor conceal = (path, type) -> {
+        Consumer<ProviderView.Concealed> conceal = entry -> {
             if (denied.size() == limit) {
                 throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label(workdir, WorkdirPath.ROOT));
             }
-            denied.add(new ProviderView.Concealed(path, type == FileType.DIRECTORY));
-            return WalkDecision.SKIP;
+            denied.add(entry);
         };
         walkOnSlot(
                 workdir,
@@ -207,7 +208,11 @@ public final class LinuxWorkdirFileSystem
                     if (type == FileType.SYMLINK) {
                         return WalkDecision.SKIP; // never followed: its target is concealed, or not, by its own name
                     }
-                    return deny.denies(path) ? conceal.visit(path, type) : WalkDecision.CONTINUE;
+                    if (!deny.denies(path)) {
+                        return WalkDecision.CONTINUE;
+                    }
+                    conceal.accept(new ProviderView.Concealed(path, type == FileType.DIRECTORY));
+                    return WalkDecision.SKIP;
                 },
                 ownPaths.isEmpty() ? OwnPaths.NONE : own.updateAndGet(known -> known.and(ownPaths)),
                 conceal);
@@ -220,10 +225,16 @@ public final class LinuxWorkdirFileSystem
     }
 
     /**
-     * {@link #walk}; with {@code onOwn} (the view's walk), an entry that is one of {@code own}, and a directory that may
-     * not be entered or read whole, is given to {@code onOwn} instead (never to {@code visitor}), and never entered.
+     * {@link #walk}; with {@code onOwn} (the view's walk), an entry that is one of {@code own}, an entry whose name is
+     * not valid UTF-8 (not a symlink), and a directory that may not be entered or read, is given to {@code onOwn} to
+     * conceal instead (never to {@code visitor}), and never entered.
      */
-    private void walkOnSlot(Workdir workdir, WorkdirPath root, WalkVisitor visitor, OwnPaths own, WalkVisitor onOwn) {
+    private void walkOnSlot(
+            Workdir workdir,
+            WorkdirPath root,
+            WalkVisitor visitor,
+            OwnPaths own,
+            Consumer<ProviderView.Concealed> onOwn) {
         String label = label(workdir, root);
         try {
             // On a walk slot, never the caller's virtual thread: a long walk would hold its carrier (issue 24 §1).
@@ -241,11 +252,16 @@ public final class LinuxWorkdirFileSystem
     }
 
     private void walkHere(
-            Workdir workdir, WorkdirPath root, WalkVisitor visitor, String label, OwnPaths own, WalkVisitor onOwn) {
+            Workdir workdir,
+            WorkdirPath root,
+            WalkVisitor visitor,
+            String label,
+            OwnPaths own,
+            Consumer<ProviderView.Concealed> onOwn) {
         int fd = openBeneath(workdir, root, DIRECTORY_FLAGS, label);
         // An explicit stack, not recursion: a chain of thousands of directories must not overflow the thread's
         // stack (issue 10 §3). One descriptor per level: bounded by depth, not width (v0.7.2).
-        // The view's walk: what it cannot see whole is concealed (or, at the top, fails it).
+        // The view's walk: what it cannot judge is concealed (or, a root it cannot read, fails it).
         boolean strict = onOwn != null;
         ArrayDeque<Level> stack = new ArrayDeque<>();
         Level top = Level.open(fd, root, label);
@@ -255,6 +271,9 @@ public final class LinuxWorkdirFileSystem
         }
         stack.push(top);
         try {
+            if (strict) {
+                concealUndecodable(top, onOwn);
+            }
             while (!stack.isEmpty()) {
                 Level level = stack.peek();
                 if (level.next == level.entries.size()) {
@@ -267,8 +286,11 @@ public final class LinuxWorkdirFileSystem
                 if (type == null) {
                     continue;
                 }
-                boolean ownEntry = type != FileType.DIRECTORY && own.isOwnEntry(level.fd, d);
-                switch (ownEntry ? onOwn.visit(path, type) : visitor.visit(path, type)) {
+                if (type != FileType.DIRECTORY && own.isOwnEntry(level.fd, d)) {
+                    onOwn.accept(new ProviderView.Concealed(path, false));
+                    continue;
+                }
+                switch (visitor.visit(path, type)) {
                     case STOP -> {
                         return;
                     }
@@ -290,8 +312,11 @@ public final class LinuxWorkdirFileSystem
                             }
                             if (next != null) {
                                 stack.push(next);
-                            } else if (strict && onOwn.visit(path, type) == WalkDecision.STOP) {
-                                return;
+                                if (strict) {
+                                    concealUndecodable(next, onOwn);
+                                }
+                            } else if (strict) {
+                                onOwn.accept(new ProviderView.Concealed(path, true));
                             }
                         }
                     }
@@ -304,44 +329,72 @@ public final class LinuxWorkdirFileSystem
         }
     }
 
-    /** One open directory of a walk: its descriptor (owned), its sorted entries and the next one to visit. */
+    /**
+     * Gives {@code onOwn} each entry of {@code level} whose name is not valid UTF-8, by that name's bytes, unless it is
+     * a symlink (never followed, as any other) or gone.
+     */
+    private static void concealUndecodable(Level level, Consumer<ProviderView.Concealed> onOwn) {
+        byte[] dir = level.dir.display().getBytes(StandardCharsets.UTF_8);
+        for (Dirents.Undecodable u : level.undecodable) {
+            FileType type = typeOf(level.fd, u);
+            if (type != null && type != FileType.SYMLINK) {
+                byte[] path = u.name();
+                if (dir.length > 0) {
+                    path = new byte[dir.length + 1 + u.name().length];
+                    System.arraycopy(dir, 0, path, 0, dir.length);
+                    path[dir.length] = '/';
+                    System.arraycopy(u.name(), 0, path, dir.length + 1, u.name().length);
+                }
+                onOwn.accept(new ProviderView.Concealed(path, type == FileType.DIRECTORY));
+            }
+        }
+    }
+
+    /**
+     * One open directory of a walk: its descriptor (owned), its sorted entries and the next one to visit, and apart
+     * those whose name is not valid UTF-8.
+     */
     private static final class Level {
         final int fd;
         final WorkdirPath dir;
         final List<Dirents.Dirent> entries;
-        /** Whether {@link #entries} are the whole directory (no name left out, no read error). */
+        final List<Dirents.Undecodable> undecodable;
+        /** Whether the directory was read without an error. */
         final boolean complete;
 
         int next;
 
-        private Level(int fd, WorkdirPath dir, List<Dirents.Dirent> entries, boolean complete) {
+        private Level(
+                int fd,
+                WorkdirPath dir,
+                List<Dirents.Dirent> entries,
+                List<Dirents.Undecodable> undecodable,
+                boolean complete) {
             this.fd = fd;
             this.dir = dir;
             this.entries = entries;
+            this.undecodable = undecodable;
             this.complete = complete;
         }
 
         /** Reads {@code fd}'s entries; takes ownership of {@code fd}, closing it if this fails. */
         static Level open(int fd, WorkdirPath dir, String label) {
-            List<Dirents.Dirent> entries;
-            boolean complete;
+            Dirents.Listing listing;
             try {
-                Dirents.Listing listing = Dirents.readAll(fd);
-                entries = listing.entries();
-                complete = listing.complete();
+                listing = Dirents.readAll(fd);
             } catch (ErrnoException e) {
                 if (e.errno() == Errno.EMFILE || e.errno() == Errno.ENFILE) {
                     Syscalls.close(fd);
                     throw FsFailures.of(ErrorCode.RESOURCE_EXHAUSTED, label);
                 }
-                entries = new ArrayList<>();
-                complete = false;
+                return new Level(fd, dir, List.of(), List.of(), false);
             } catch (RuntimeException | Error e) {
                 Syscalls.close(fd);
                 throw e;
             }
+            List<Dirents.Dirent> entries = listing.entries();
             entries.sort(Dirents.BY_NAME);
-            return new Level(fd, dir, entries, complete);
+            return new Level(fd, dir, entries, listing.undecodable(), true);
         }
     }
 
@@ -368,17 +421,34 @@ public final class LinuxWorkdirFileSystem
 
     /** The entry's own type from {@code d_type}, or an {@code lstat} when the filesystem does not say; null if gone. */
     static FileType typeOf(int dirFd, Dirents.Dirent d) {
-        return switch (d.type()) {
+        if (d.type() != OpenFlags.DT_UNKNOWN) {
+            return typeOf(d.type());
+        }
+        try {
+            return Syscalls.statx(dirFd, d.name(), AT_SYMLINK_NOFOLLOW).type();
+        } catch (ErrnoException e) {
+            return null;
+        }
+    }
+
+    /** {@link #typeOf(int, Dirents.Dirent)} of an entry whose name is not valid UTF-8. */
+    private static FileType typeOf(int dirFd, Dirents.Undecodable u) {
+        if (u.type() != OpenFlags.DT_UNKNOWN) {
+            return typeOf(u.type());
+        }
+        try {
+            return Syscalls.statx(dirFd, u.name(), AT_SYMLINK_NOFOLLOW).type();
+        } catch (ErrnoException e) {
+            return null;
+        }
+    }
+
+    /** The type a known {@code d_type} says. */
+    private static FileType typeOf(int dType) {
+        return switch (dType) {
             case OpenFlags.DT_REG -> FileType.FILE;
             case OpenFlags.DT_DIR -> FileType.DIRECTORY;
             case OpenFlags.DT_LNK -> FileType.SYMLINK;
-            case OpenFlags.DT_UNKNOWN -> {
-                try {
-                    yield Syscalls.statx(dirFd, d.name(), AT_SYMLINK_NOFOLLOW).type();
-                } catch (ErrnoException e) {
-                    yield null;
-                }
-            }
             default -> FileType.OTHER;
         };
     }

@@ -14,10 +14,12 @@ import dev.serverfs.domain.workdir.Workdir;
 import dev.serverfs.domain.workdir.WorkdirAlias;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import dev.serverfs.domain.workdir.WorkdirPolicy;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -49,6 +51,9 @@ class DeniedEntriesTest {
         return new Workdir(1, new WorkdirAlias("proj"), Optional.empty(), Access.READ_WRITE, policy, root);
     }
 
+    /** The order of the paths' bytes, unsigned (for ASCII names, their alphabetical order). */
+    private static final Comparator<Concealed> BY_PATH = (a, b) -> Arrays.compareUnsigned(a.path(), b.path());
+
     private static Concealed file(String path) {
         return new Concealed(new WorkdirPath(List.of(path.split("/"))), false);
     }
@@ -76,7 +81,7 @@ class DeniedEntriesTest {
 
         try (LinuxWorkdirFileSystem fs = new LinuxWorkdirFileSystem()) {
             List<Concealed> denied = fs.deniedEntries(workdir(List.of("*.bak", "secrets.txt")), 100).stream()
-                    .sorted(Comparator.comparing(c -> c.path().display()))
+                    .sorted(BY_PATH)
                     .toList();
             assertEquals(
                     List.of(
@@ -122,7 +127,7 @@ class DeniedEntriesTest {
             Files.delete(envFile);
             Files.createDirectories(root.resolve("later"));
             List<Concealed> concealed = fs.deniedEntries(workdir(List.of()), 100).stream()
-                    .sorted(Comparator.comparing(c -> c.path().display()))
+                    .sorted(BY_PATH)
                     .toList();
             // later is at its name now: concealed by it, and known by identity from this walk on
             assertEquals(List.of(dir("a2/b"), file("a2/copy.txt"), dir("later")), concealed);
@@ -190,7 +195,7 @@ class DeniedEntriesTest {
             Files.setPosixFilePermissions(root.resolve("x"), Set.of());
             try {
                 List<Concealed> concealed = fs.deniedEntries(workdir(List.of()), 100).stream()
-                        .sorted(Comparator.comparing(c -> c.path().display()))
+                        .sorted(BY_PATH)
                         .toList();
                 assertEquals(List.of(dir("a2"), dir("x")), concealed);
 
@@ -210,35 +215,58 @@ class DeniedEntriesTest {
     }
 
     /**
-     * A name that is not valid UTF-8 cannot be named to bubblewrap, so nothing beneath it could be concealed: a task
-     * that renamed {@code a} (holding another workdir) and {@code x} (holding {@code .env}) so showed both to the
-     * next task. The directory that holds such a name is concealed whole; at the top level, where it cannot be, the
-     * walk fails. The file tools' walk leaves such names out, as before.
+     * An entry whose name is not valid UTF-8 (none of the file tools shows it, and the deny rules cannot judge it) is
+     * concealed itself, by the name's bytes, and not entered; its directory stays shown, at the top level too. Here
+     * a task renamed {@code a} (holding another workdir) and {@code x} (holding {@code .env}) to such names, and
+     * planted a file under one; a symlink under one is neither followed nor concealed. The file tools' walk leaves
+     * such names out, as before.
      */
     @Test
-    void a_directory_holding_a_name_that_is_not_utf8_is_concealed_whole_and_at_the_top_the_walk_fails()
-            throws Exception {
+    void an_entry_whose_name_is_not_utf8_is_concealed_itself_not_its_directory() throws Exception {
         Path inner = Files.createDirectories(root.resolve("outer/a/b"));
         Files.createDirectories(root.resolve("outer/x"));
         Files.writeString(root.resolve("outer/x/.env"), "x");
+        Files.writeString(root.resolve("outer/keep.txt"), "x");
         Files.writeString(root.resolve("notes.txt"), "x");
         try (LinuxWorkdirFileSystem fs =
                 new LinuxWorkdirFileSystem(LinuxWorkdirFileSystem.Resolution.AUTO, List.of(inner))) {
-            shell("cd outer && mv a \"$(printf '\\377')\" && mv x \"$(printf '\\376')\"");
-            assertEquals(List.of(dir("outer")), fs.deniedEntries(workdir(List.of()), 100));
+            shell("cd outer && mv a \"$(printf '\\377')\" && mv x \"$(printf 'x\\376')\""
+                    + " && printf x > \"$(printf 'f\\375')\" && ln -s keep.txt \"$(printf 'l\\374')\"");
+            List<Concealed> expected =
+                    List.of(raw(false, "outer/f", 0xfd), raw(true, "outer/x", 0xfe), raw(true, "outer/", 0xff));
+            assertEquals(
+                    expected,
+                    fs.deniedEntries(workdir(List.of()), 100).stream()
+                            .sorted(BY_PATH)
+                            .toList());
+            ServerFsException e = assertThrows(ServerFsException.class, () -> fs.deniedEntries(workdir(List.of()), 2));
+            assertEquals(ErrorCode.RESOURCE_EXHAUSTED, e.code(), "such entries count towards the limit");
 
             List<String> walked = new ArrayList<>();
             fs.walk(workdir(List.of()), WorkdirPath.ROOT, (path, type) -> {
                 walked.add(path.display());
                 return WalkDecision.CONTINUE;
             });
-            assertEquals(List.of("notes.txt", "outer"), walked.stream().sorted().toList());
+            assertEquals(
+                    List.of("notes.txt", "outer", "outer/keep.txt"),
+                    walked.stream().sorted().toList());
 
             shell("mv outer/* .");
-            ServerFsException e =
-                    assertThrows(ServerFsException.class, () -> fs.deniedEntries(workdir(List.of()), 100));
-            assertEquals(ErrorCode.AGENT_PROVIDER_ERROR, e.code());
+            assertEquals(
+                    List.of(raw(false, "f", 0xfd), raw(true, "x", 0xfe), raw(true, "", 0xff)),
+                    fs.deniedEntries(workdir(List.of()), 100).stream()
+                            .sorted(BY_PATH)
+                            .toList(),
+                    "at the top level too: the walk succeeds");
         }
+    }
+
+    /** The entry {@code prefix} followed by the byte {@code last} (not valid UTF-8 on its own). */
+    private static Concealed raw(boolean directory, String prefix, int last) {
+        byte[] start = prefix.getBytes(StandardCharsets.UTF_8);
+        byte[] path = Arrays.copyOf(start, start.length + 1);
+        path[start.length] = (byte) last;
+        return new Concealed(path, directory);
     }
 
     private void shell(String script) throws Exception {

@@ -228,4 +228,64 @@ class EmbeddedAgentSandboxIT {
             sidecar.stop(0);
         }
     }
+
+    /**
+     * Names that are not valid UTF-8 (which no Java string can carry) in a subdirectory: a secret file beside an
+     * ordinary one, and ServerFS' own paths (a nested workdir, the {@code --env-file}) that a task moved under such
+     * names. The child reads none of them and still reads the ordinary file: each such entry is concealed itself,
+     * not the directory that holds it.
+     */
+    @Test
+    void names_that_are_not_utf8_in_a_subdirectory_are_concealed_not_their_directory() throws Exception {
+        assertNamesThatAreNotUtf8AreConcealed("sub/");
+    }
+
+    /** The same at the workdir's top level, where the submit's walk used to fail: it succeeds. */
+    @Test
+    void names_that_are_not_utf8_at_the_top_level_are_concealed_and_the_submit_succeeds() throws Exception {
+        assertNamesThatAreNotUtf8AreConcealed("");
+    }
+
+    private void assertNamesThatAreNotUtf8AreConcealed(String where) throws Exception {
+        Path inner = Files.createDirectories(dir.resolve("work/a/b"));
+        Files.writeString(inner.resolve("inner.txt"), "inner-secret");
+        Path envFile = Files.createDirectories(dir.resolve("work/cfg")).resolve("serverfs.conf");
+        ServerFsConfig config = config(
+                envFile,
+                dir.resolve("none"),
+                "WORKDIR_02_ALIAS=inner",
+                "WORKDIR_02_PATH=" + inner,
+                "WORKDIR_02_READ_ONLY=true");
+        Files.createDirectories(work.resolve("sub"));
+        Files.writeString(work.resolve("sub/sibling.txt"), "ordinary sibling\n");
+        // $s (\377) names a secret file; $w (\376) and $c (\375) are where a task moved the nested workdir's parent
+        // and the env file's directory
+        String names = "s=\"" + where + "$(printf 's\\377')\"; w=\"" + where + "$(printf 'w\\376')\"; c=\"" + where
+                + "$(printf 'c\\375')\"; ";
+        try (LinuxWorkdirFileSystem fs = EmbeddedAgent.workingDirectories(config.agent(), config.workdirs());
+                HeldDirectory held = fs.hold(config.workdirs().all().getFirst(), WorkdirPath.ROOT)) {
+            shell(work, names + "printf planted-secret > \"$s\"; mv a \"$w\"; mv cfg \"$c\"");
+            List<ProviderView.Concealed> concealed =
+                    fs.deniedEntries(config.workdirs().all().getFirst(), 4096);
+            String out = start(wrap(
+                    config,
+                    names + "cat \"$s\" \"$w/b/inner.txt\" \"$c/serverfs.conf\"; cat notes.txt sub/sibling.txt",
+                    held.root(),
+                    held.path(),
+                    concealed));
+            assertTrue(out.contains("ordinary notes") && out.contains("ordinary sibling"), "the rest is shown: " + out);
+            for (String secret : List.of("planted-secret", "inner-secret", TOKEN)) {
+                assertFalse(out.contains(secret), "concealed: " + out);
+            }
+        }
+    }
+
+    /** Runs {@code script} with {@code /bin/sh} in {@code cwd} (names that are not UTF-8 come from its printf). */
+    private static void shell(Path cwd, String script) throws Exception {
+        Process p = new ProcessBuilder("/bin/sh", "-ec", script)
+                .directory(cwd.toFile())
+                .inheritIO()
+                .start();
+        assertEquals(0, p.waitFor());
+    }
 }

@@ -99,8 +99,16 @@ public final class Syscalls {
             return fill(path2, text);
         }
 
+        /** The NUL-terminated {@code bytes} (a name as the file system spells it) in the first path buffer. */
+        MemorySegment path(byte[] bytes) throws ErrnoException {
+            return fill(path, bytes);
+        }
+
         private static MemorySegment fill(MemorySegment buffer, String text) throws ErrnoException {
-            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            return fill(buffer, text.getBytes(StandardCharsets.UTF_8));
+        }
+
+        private static MemorySegment fill(MemorySegment buffer, byte[] bytes) throws ErrnoException {
             if (bytes.length >= PATH_CAPACITY) {
                 throw new ErrnoException("path", Errno.ENAMETOOLONG);
             }
@@ -169,20 +177,33 @@ public final class Syscalls {
     public static FileStat statx(int dirfd, String path, int flags) throws ErrnoException {
         Scratch s = SCRATCH.acquire();
         try {
-            MemorySegment p = s.path(path);
-            int rc;
-            try {
-                rc = (int) STATX.invokeExact(s.callState, dirfd, p, flags, STATX_BASIC_STATS, s.statx);
-            } catch (Throwable t) {
-                throw rethrow(t);
-            }
-            if (rc != 0) {
-                throw new ErrnoException("statx", Libc.errno(s.callState));
-            }
-            return toFileStat(s.statx);
+            return statx(s, dirfd, s.path(path), flags);
         } finally {
             SCRATCH.release(s);
         }
+    }
+
+    /** {@link #statx(int, String, int)} of a path given as bytes (a name that need not be UTF-8), never decoded. */
+    public static FileStat statx(int dirfd, byte[] path, int flags) throws ErrnoException {
+        Scratch s = SCRATCH.acquire();
+        try {
+            return statx(s, dirfd, s.path(path), flags);
+        } finally {
+            SCRATCH.release(s);
+        }
+    }
+
+    private static FileStat statx(Scratch s, int dirfd, MemorySegment p, int flags) throws ErrnoException {
+        int rc;
+        try {
+            rc = (int) STATX.invokeExact(s.callState, dirfd, p, flags, STATX_BASIC_STATS, s.statx);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (rc != 0) {
+            throw new ErrnoException("statx", Libc.errno(s.callState));
+        }
+        return toFileStat(s.statx);
     }
 
     /** {@code fstat} of an open descriptor (any type, {@code O_PATH} included), never following a symlink. */
