@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code serve}: the model runs one shell command that reads a planted secret in the serving user's home, a file
  * outside the workdir, a deny-listed {@code .env} inside it, another workdir and ServerFS' task store, writes into the
  * home and outside the workdir, opens a connection to the mock model itself, and does ordinary work (read and write in
- * the workdir, {@code git status}, {@code python3 -c}); then it answers with everything the command printed, as a
+ * the workdir, {@code git status}, {@code python3 -c}); files whose names are not valid UTF-8 hold secrets too, at the
+ * workdir's top level and beside an ordinary file; then it answers with everything the command printed, as a
  * leaking model would. No secret reaches the answer, the events or the model; no write lands outside the workdir; the
  * command has no network; the ordinary work succeeds.
  */
@@ -45,6 +46,13 @@ class AgentConfinementIT {
         Path other = dir.resolve("other");
         Files.writeString(proj.resolve(".env"), MARK + "-dotenv\n");
         Files.writeString(proj.resolve("notes.txt"), "ordinary notes\n");
+        Files.createDirectories(proj.resolve("sub"));
+        Files.writeString(proj.resolve("sub/sibling.txt"), "ordinary sibling\n");
+        // names that are not valid UTF-8, at the top and beside the ordinary file (from printf: no Java string has one)
+        shell(
+                proj,
+                "printf '%s' \"$1\" > \"$(printf 'top\\377')\"; printf '%s' \"$1\" > \"$(printf 'sub/\\376')\"",
+                MARK);
         git(proj, "init", "-q");
         String command = String.join(
                 "; ",
@@ -53,7 +61,8 @@ class AgentConfinementIT {
                 "cat .env",
                 "cat " + other.resolve("secret.txt"),
                 "cat " + state + "/*",
-                "cat notes.txt",
+                "cat notes.txt sub/sibling.txt",
+                "cat \"$(printf 'top\\377')\" \"$(printf 'sub/\\376')\"",
                 "echo made > made.txt && echo wrote-made",
                 "git status --short",
                 "python3 -c 'print(6*7)'",
@@ -77,6 +86,15 @@ class AgentConfinementIT {
         Map<String, String> all = new HashMap<>(a);
         all.putAll(b);
         return all;
+    }
+
+    private static void shell(Path dir, String script, String argument) throws Exception {
+        Process p = new ProcessBuilder("/bin/sh", "-ec", script, "plant", argument)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
+        p.getInputStream().readAllBytes();
+        assertEquals(0, p.waitFor());
     }
 
     private static void git(Path dir, String... args) throws Exception {
@@ -104,6 +122,7 @@ class AgentConfinementIT {
         assertFalse(everythingTheModelSaw.contains(MARK), "no secret reached the model");
         assertFalse(answer.contains("SQLite format"), "the task store is not visible:\n" + answer);
         assertTrue(answer.contains("ordinary notes"), "the workdir is readable:\n" + answer);
+        assertTrue(answer.contains("ordinary sibling"), "beside a name that is not UTF-8 too:\n" + answer);
         assertTrue(answer.contains("wrote-made") && Files.exists(a.proj().resolve("made.txt")), "writable:\n" + answer);
         assertTrue(answer.contains("?? made.txt") || answer.contains("?? notes.txt"), "git works:\n" + answer);
         assertTrue(answer.contains("42"), "python3 works:\n" + answer);
