@@ -106,10 +106,6 @@ public final class ProviderSandbox {
     private static final String UNPRIVILEGED_ID = "65534";
 
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
-    /** How this JVM spells a child's argv ({@link ProcessBuilder} encodes it so): the workdir's path in the view. */
-    private static final Charset ARGV_CHARSET =
-            Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"), StandardCharsets.UTF_8);
-
     private static final FileAttribute<?> OWNER_ONLY_DIRECTORY =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
     private static final FileAttribute<?> OWNER_ONLY_FILE =
@@ -122,6 +118,8 @@ public final class ProviderSandbox {
     private final Optional<Path> homes;
     private final boolean root;
     private final EgressPolicy egress;
+    /** How {@link ProcessBuilder} spells a child's argv, so the workdir's path in the view: {@code sun.jnu.encoding}. */
+    private final Charset argvCharset;
     /** The egress relays, by workdir (a few: one per workdir a task ran in). */
     private final Map<Path, EgressRelay> relays = new HashMap<>();
 
@@ -135,9 +133,11 @@ public final class ProviderSandbox {
             List<Path> readOnly,
             List<Path> serverPaths,
             Optional<Path> homes,
-            EgressPolicy egress) {
+            EgressPolicy egress,
+            Charset argvCharset) {
         this.unconfined = unconfined;
         this.egress = Objects.requireNonNull(egress, "egress");
+        this.argvCharset = Objects.requireNonNull(argvCharset, "argvCharset");
         this.bwrap = bwrap;
         this.readOnly = List.copyOf(readOnly);
         this.serverPaths = List.copyOf(serverPaths);
@@ -151,25 +151,41 @@ public final class ProviderSandbox {
      * {@code /usr}); {@code serverPaths} are ServerFS' own files and directories and every workdir root, concealed
      * wherever they would show through; {@code homes} is the directory (in the state directory) that holds each
      * workdir's provider configuration, created owner-only when first needed. The view's network admits nothing
-     * ({@link EgressPolicy#none}).
+     * ({@link EgressPolicy#none}); this JVM spells a child's argv in UTF-8 (as under a UTF-8 locale).
      */
     public static ProviderSandbox confined(
             String bwrap, String path, List<Path> readOnly, List<Path> serverPaths, Path homes) {
-        return confined(bwrap, path, readOnly, serverPaths, homes, EgressPolicy.none());
+        return confined(bwrap, path, readOnly, serverPaths, homes, EgressPolicy.none(), StandardCharsets.UTF_8);
     }
 
     /**
      * {@link #confined(String, String, List, List, Path)} whose children reach, through the {@link EgressRelay}, what
-     * {@code egress} admits and nothing else: the view has a network namespace of its own.
+     * {@code egress} admits and nothing else: the view has a network namespace of its own. {@code argvCharset} is how
+     * {@link ProcessBuilder} spells a child's argv, this JVM's {@code sun.jnu.encoding}: the concealed entries, which
+     * reach bubblewrap as bytes, must name the workdir as the argv does.
      */
     public static ProviderSandbox confined(
-            String bwrap, String path, List<Path> readOnly, List<Path> serverPaths, Path homes, EgressPolicy egress) {
-        return new ProviderSandbox(false, executable(bwrap, path), readOnly, serverPaths, Optional.of(homes), egress);
+            String bwrap,
+            String path,
+            List<Path> readOnly,
+            List<Path> serverPaths,
+            Path homes,
+            EgressPolicy egress,
+            Charset argvCharset) {
+        return new ProviderSandbox(
+                false, executable(bwrap, path), readOnly, serverPaths, Optional.of(homes), egress, argvCharset);
     }
 
     /** The operator's opt-out ({@code SERVERFS_AGENT_ALLOW_UNCONFINED=true}): children see what the server sees. */
     public static ProviderSandbox unconfined() {
-        return new ProviderSandbox(true, Optional.empty(), List.of(), List.of(), Optional.empty(), EgressPolicy.none());
+        return new ProviderSandbox(
+                true,
+                Optional.empty(),
+                List.of(),
+                List.of(),
+                Optional.empty(),
+                EgressPolicy.none(),
+                StandardCharsets.UTF_8);
     }
 
     /**
@@ -295,10 +311,10 @@ public final class ProviderSandbox {
     /**
      * The options that conceal the workdir's {@code entries} (at {@code workdir}, their names as the file system
      * spells them: a name that is not valid UTF-8 too), NUL-separated as bubblewrap's {@code --args} reads them. An
-     * argv cannot carry such a name: Java writes a child's argv from strings.
+     * argv cannot carry such a name: Java writes a child's argv from strings. The workdir is spelt as in the argv.
      */
-    private static byte[] concealed(Path workdir, List<ProviderView.Concealed> entries) {
-        byte[] root = workdir.toString().getBytes(ARGV_CHARSET);
+    private byte[] concealed(Path workdir, List<ProviderView.Concealed> entries) {
+        byte[] root = workdir.toString().getBytes(argvCharset);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (ProviderView.Concealed entry : entries) {
             byte[] name = entry.path();

@@ -282,7 +282,8 @@ class ProviderSandboxIT {
                     List.of(),
                     List.of(state),
                     dir.resolve("homes"),
-                    EgressPolicy.of(Map.of(), List.of("127.0.0.1:" + allowed, "127.0.0.1:" + own), Set.of(own)));
+                    EgressPolicy.of(Map.of(), List.of("127.0.0.1:" + allowed, "127.0.0.1:" + own), Set.of(own)),
+                    StandardCharsets.UTF_8);
             Files.writeString(work.resolve("fetch.py"), FETCH);
             String out = run(
                     sandbox,

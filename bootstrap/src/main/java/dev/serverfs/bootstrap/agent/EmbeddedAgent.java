@@ -20,6 +20,8 @@ import dev.serverfs.provider.AgentRuntimeDescriptor;
 import dev.serverfs.provider.EgressPolicy;
 import dev.serverfs.provider.ProviderSandbox;
 import java.net.URI;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -131,7 +133,9 @@ public final class EmbeddedAgent implements AutoCloseable {
                 serverPaths,
                 stateDir.resolve(PROVIDER_HOMES),
                 EgressPolicy.of(
-                        System.getenv(), settings.egressAllow(), ownPorts, EgressPolicy.Upstream.of(System.getenv())));
+                        System.getenv(), settings.egressAllow(), ownPorts, EgressPolicy.Upstream.of(System.getenv())),
+                // how ProcessBuilder spells a child's argv (the locale's encoding; UTF-8 when unset)
+                Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"), StandardCharsets.UTF_8));
     }
 
     /**

@@ -22,8 +22,9 @@ public interface WorkingDirectories {
      * The entries of {@code workdir} its deny rules refuse (contract reference §2.0: the credential names, the extra
      * deny globs, the reserved names), and those that are ServerFS' own files and directories (another workdir's
      * root, the state directory, ...) wherever they now lie and whatever their name, found by a walk that follows no
-     * symlink and enters neither, and the directories that walk may not enter (each whole): what a provider child's
-     * view conceals (issue 25). More than {@code limit} of them → {@code RESOURCE_EXHAUSTED}.
+     * symlink and enters neither, the entries whose name is not valid UTF-8 (each whole, by its bytes) and the
+     * directories that walk may not enter (each whole): what a provider child's view conceals (issue 25). More than
+     * {@code limit} of them → {@code RESOURCE_EXHAUSTED}.
      */
     List<ProviderView.Concealed> deniedEntries(Workdir workdir, int limit);
 }
