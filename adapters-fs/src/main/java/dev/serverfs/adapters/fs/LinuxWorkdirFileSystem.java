@@ -225,21 +225,21 @@ public final class LinuxWorkdirFileSystem
     }
 
     /**
-     * {@link #walk}; with {@code onOwn} (the view's walk), an entry that is one of {@code own}, an entry whose name is
-     * not valid UTF-8 (not a symlink), and a directory that may not be entered or read, is given to {@code onOwn} to
-     * conceal instead (never to {@code visitor}), and never entered.
+     * {@link #walk}; with {@code conceal} (the view's walk), an entry that is one of {@code own}, an entry whose name
+     * is not valid UTF-8 (not a symlink), and a directory that may not be entered or read, is given to {@code conceal}
+     * instead (never to {@code visitor}), and never entered.
      */
     private void walkOnSlot(
             Workdir workdir,
             WorkdirPath root,
             WalkVisitor visitor,
             OwnPaths own,
-            Consumer<ProviderView.Concealed> onOwn) {
+            Consumer<ProviderView.Concealed> conceal) {
         String label = label(workdir, root);
         try {
             // On a walk slot, never the caller's virtual thread: a long walk would hold its carrier (issue 24 §1).
             walks.runToEnd(() -> {
-                walkHere(workdir, root, visitor, label, own, onOwn);
+                walkHere(workdir, root, visitor, label, own, conceal);
                 return null;
             });
         } catch (RejectedExecutionException e) {
@@ -257,12 +257,12 @@ public final class LinuxWorkdirFileSystem
             WalkVisitor visitor,
             String label,
             OwnPaths own,
-            Consumer<ProviderView.Concealed> onOwn) {
+            Consumer<ProviderView.Concealed> conceal) {
         int fd = openBeneath(workdir, root, DIRECTORY_FLAGS, label);
         // An explicit stack, not recursion: a chain of thousands of directories must not overflow the thread's
         // stack (issue 10 §3). One descriptor per level: bounded by depth, not width (v0.7.2).
         // The view's walk: what it cannot judge is concealed (or, a root it cannot read, fails it).
-        boolean strict = onOwn != null;
+        boolean strict = conceal != null;
         ArrayDeque<Level> stack = new ArrayDeque<>();
         Level top = Level.open(fd, root, label);
         if (strict && !top.complete) {
@@ -272,7 +272,7 @@ public final class LinuxWorkdirFileSystem
         stack.push(top);
         try {
             if (strict) {
-                concealUndecodable(top, onOwn);
+                concealUndecodable(top, conceal);
             }
             while (!stack.isEmpty()) {
                 Level level = stack.peek();
@@ -287,7 +287,7 @@ public final class LinuxWorkdirFileSystem
                     continue;
                 }
                 if (type != FileType.DIRECTORY && own.isOwnEntry(level.fd, d)) {
-                    onOwn.accept(new ProviderView.Concealed(path, false));
+                    conceal.accept(new ProviderView.Concealed(path, false));
                     continue;
                 }
                 switch (visitor.visit(path, type)) {
@@ -313,10 +313,10 @@ public final class LinuxWorkdirFileSystem
                             if (next != null) {
                                 stack.push(next);
                                 if (strict) {
-                                    concealUndecodable(next, onOwn);
+                                    concealUndecodable(next, conceal);
                                 }
                             } else if (strict) {
-                                onOwn.accept(new ProviderView.Concealed(path, true));
+                                conceal.accept(new ProviderView.Concealed(path, true));
                             }
                         }
                     }
@@ -330,10 +330,10 @@ public final class LinuxWorkdirFileSystem
     }
 
     /**
-     * Gives {@code onOwn} each entry of {@code level} whose name is not valid UTF-8, by that name's bytes, unless it is
+     * Gives {@code conceal} each entry of {@code level} whose name is not valid UTF-8, by that name's bytes, unless it is
      * a symlink (never followed, as any other) or gone.
      */
-    private static void concealUndecodable(Level level, Consumer<ProviderView.Concealed> onOwn) {
+    private static void concealUndecodable(Level level, Consumer<ProviderView.Concealed> conceal) {
         byte[] dir = level.dir.display().getBytes(StandardCharsets.UTF_8);
         for (Dirents.Undecodable u : level.undecodable) {
             FileType type = typeOf(level.fd, u);
@@ -345,7 +345,7 @@ public final class LinuxWorkdirFileSystem
                     path[dir.length] = '/';
                     System.arraycopy(u.name(), 0, path, dir.length + 1, u.name().length);
                 }
-                onOwn.accept(new ProviderView.Concealed(path, type == FileType.DIRECTORY));
+                conceal.accept(new ProviderView.Concealed(path, type == FileType.DIRECTORY));
             }
         }
     }
