@@ -374,7 +374,8 @@ class ProviderSandboxIT {
                     List.of(),
                     List.of(state),
                     dir.resolve("homes"),
-                    EgressPolicy.of(Map.of(), List.of("127.0.0.1:" + port), Set.of()));
+                    EgressPolicy.of(Map.of(), List.of("127.0.0.1:" + port), Set.of()),
+                    StandardCharsets.UTF_8);
             Files.writeString(work.resolve("hold.py"), HOLD_RELAY);
             Files.writeString(work.resolve("fetch.py"), FETCH);
             ProviderCommand hold = sandbox.wrap(

@@ -163,14 +163,14 @@ class DeniedEntriesTest {
             assertEquals(
                     List.of(dir("conf/later"), file("conf/serverfs.conf")),
                     fs.deniedEntries(workdir(List.of()), 100).stream()
-                            .sorted(Comparator.comparing(c -> c.path().display()))
+                            .sorted(BY_PATH)
                             .toList());
 
             Files.move(conf, root.resolve("moved"));
             assertEquals(
                     List.of(dir("moved/later"), file("moved/serverfs.conf")),
                     fs.deniedEntries(workdir(List.of()), 100).stream()
-                            .sorted(Comparator.comparing(c -> c.path().display()))
+                            .sorted(BY_PATH)
                             .toList());
         }
     }
