@@ -329,6 +329,28 @@ class ProviderSandboxIT {
                 ProviderSandbox.installation("provider", Map.of("HOME", home.toString(), "PATH", bin.toString())));
     }
 
+    /**
+     * A view with as many concealed directories as a submit admits ({@code TaskSubmission.MAX_CONCEALED_ENTRIES},
+     * each up to six of bubblewrap's arguments, of which it takes 9,000 at most) still starts, and hides them.
+     */
+    @Test
+    void a_view_with_as_many_concealed_directories_as_a_submit_admits_starts() throws Exception {
+        int cap = dev.serverfs.application.service.agent.TaskSubmission.MAX_CONCEALED_ENTRIES;
+        List<ProviderView.Concealed> concealed = new ArrayList<>();
+        for (int i = 0; i < cap; i++) {
+            Path d = Files.createDirectories(work.resolve("many/d" + i));
+            Files.writeString(d.resolve("secret"), "deep-secret");
+            concealed.add(new ProviderView.Concealed(new WorkdirPath(List.of("many", "d" + i)), true));
+        }
+        String out = run(
+                sandbox(),
+                new ProviderView(work, work, true, concealed),
+                GRANTS,
+                "cat many/d0/secret many/d" + (cap - 1) + "/secret; cat notes.txt");
+        assertTrue(out.contains("notes"), out);
+        assertFalse(out.contains("deep-secret"), out);
+    }
+
     /** Holds every connection the relay admits, until its stdin closes; prints "held" once a probe is refused. */
     private static final String HOLD_RELAY =
             """

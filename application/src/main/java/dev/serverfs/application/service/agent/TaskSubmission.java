@@ -47,6 +47,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * is released by its cleanup.
  */
 public final class TaskSubmission implements SubmitAgentTaskUseCase {
+    /**
+     * Each concealed entry is one mount in the child's view (issue 25), and up to six of bubblewrap's arguments, of
+     * which it takes 9,000 at most in all: 1,024 entries leave room for the rest of the view.
+     */
+    public static final int MAX_CONCEALED_ENTRIES = 1024;
+
     private final Workdirs workdirs;
     private final WorkingDirectories directories;
     private final AgentRuntimes runtimes;
@@ -59,8 +65,6 @@ public final class TaskSubmission implements SubmitAgentTaskUseCase {
     private final Timers timers;
     private final Executor runners;
     private final String bridgeVersion;
-    /** Each concealed entry is one mount in the child's view; more would make the view itself a cost (issue 25). */
-    static final int MAX_CONCEALED_ENTRIES = 4096;
 
     private final ReentrantLock submitLock = new ReentrantLock();
 
