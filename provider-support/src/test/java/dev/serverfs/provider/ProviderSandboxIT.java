@@ -70,6 +70,12 @@ class ProviderSandboxIT {
         return sandbox;
     }
 
+    /** The sandbox of {@link #sandbox()} whose children reach what {@code egress} admits. */
+    private ProviderSandbox sandbox(EgressPolicy egress) {
+        return ProviderSandbox.confined(
+                "bwrap", PATH, List.of(), List.of(state), dir.resolve("homes"), egress, StandardCharsets.UTF_8);
+    }
+
     private ProviderView view(boolean writable) {
         return view(writable, work);
     }
@@ -276,14 +282,8 @@ class ProviderSandboxIT {
             int allowed = servers.get(0).getAddress().getPort();
             int unlisted = servers.get(1).getAddress().getPort();
             int own = servers.get(2).getAddress().getPort();
-            ProviderSandbox sandbox = ProviderSandbox.confined(
-                    "bwrap",
-                    PATH,
-                    List.of(),
-                    List.of(state),
-                    dir.resolve("homes"),
-                    EgressPolicy.of(Map.of(), List.of("127.0.0.1:" + allowed, "127.0.0.1:" + own), Set.of(own)),
-                    StandardCharsets.UTF_8);
+            ProviderSandbox sandbox = sandbox(
+                    EgressPolicy.of(Map.of(), List.of("127.0.0.1:" + allowed, "127.0.0.1:" + own), Set.of(own)));
             Files.writeString(work.resolve("fetch.py"), FETCH);
             String out = run(
                     sandbox,
@@ -390,14 +390,7 @@ class ProviderSandboxIT {
         Process attacker = null;
         try {
             int port = model.getAddress().getPort();
-            ProviderSandbox sandbox = ProviderSandbox.confined(
-                    "bwrap",
-                    PATH,
-                    List.of(),
-                    List.of(state),
-                    dir.resolve("homes"),
-                    EgressPolicy.of(Map.of(), List.of("127.0.0.1:" + port), Set.of()),
-                    StandardCharsets.UTF_8);
+            ProviderSandbox sandbox = sandbox(EgressPolicy.of(Map.of(), List.of("127.0.0.1:" + port), Set.of()));
             Files.writeString(work.resolve("hold.py"), HOLD_RELAY);
             Files.writeString(work.resolve("fetch.py"), FETCH);
             ProviderCommand hold = sandbox.wrap(
