@@ -14,6 +14,7 @@ import dev.serverfs.domain.workdir.PathPolicy;
 import dev.serverfs.domain.workdir.WorkdirAlias;
 import dev.serverfs.domain.workdir.WorkdirPath;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -184,9 +185,7 @@ final class ToolInvoker {
                 return inputNeeded(tool, started, workdir, path, needed);
             }
         }
-        ToolTask created = taskTool.tasks()
-                .get(task.taskId())
-                .orElseThrow(() -> new IllegalStateException("a started task must be readable"));
+        ToolTask created = readBack(taskTool.tasks(), task.taskId());
         ToolResult audited = task.audit();
         record(() -> AuditLog.ToolCall.succeeded(
                 tool.spec().name(),
@@ -195,6 +194,23 @@ final class ToolInvoker {
                 audited.path().or(() -> auditedPath(path)),
                 withSurfaceCounters(tool, audited.counters())));
         return new Outcome.Result(TaskMethods.created(created));
+    }
+
+    /**
+     * The task just started, as its source shows it; when that read fails (the source, a Bridge say, went away right
+     * after the task was created), the task as far as it is known ({@link ToolTask#unread}): the client keeps its id
+     * and polls, instead of an error for a task that exists.
+     */
+    private static ToolTask readBack(ToolTasks tasks, String taskId) {
+        try {
+            Optional<ToolTask> read = tasks.get(taskId);
+            if (read.isPresent()) {
+                return read.get();
+            }
+        } catch (ServerFsException e) {
+            // answered below
+        }
+        return ToolTask.unread(taskId, Instant.now());
     }
 
     /** A round that asks for input is a successful call of the tool; the retry is another call. */

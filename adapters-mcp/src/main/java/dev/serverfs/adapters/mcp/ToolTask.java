@@ -38,6 +38,18 @@ public record ToolTask(
         }
     }
 
+    /** How often a client is asked to poll a task that could not be read ({@link #unread}). */
+    static final Duration UNREAD_POLL_INTERVAL = Duration.ofSeconds(1);
+
+    /**
+     * A task created at {@code now} whose state could not be read: {@code working}, no time to live promised beyond
+     * what {@code tasks/get} will say once it can.
+     */
+    static ToolTask unread(String taskId, Instant now) {
+        return new ToolTask(
+                taskId, new State.Working(), now, now, Optional.empty(), UNREAD_POLL_INTERVAL, Optional.empty());
+    }
+
     /** The extension's five statuses, each with what it inlines. */
     public sealed interface State {
 

@@ -165,6 +165,38 @@ class TaskMethodsTest {
                         .asInt());
     }
 
+    /**
+     * The task exists once {@code start} returned; a source that cannot show it a moment later (a Bridge gone right
+     * after the submit) does not turn the call into an error that would lose the task's id: the handle says working.
+     */
+    @Test
+    void a_task_its_source_cannot_read_back_at_once_is_answered_as_working() {
+        ToolTasks gone = new ToolTasks() {
+            @Override
+            public Optional<ToolTask> get(String taskId) {
+                throw new ServerFsException(ErrorCode.AGENT_BRIDGE_UNAVAILABLE, "gone");
+            }
+
+            @Override
+            public ToolResult update(String taskId, Map<String, Response> responses) {
+                throw new AssertionError("no update");
+            }
+
+            @Override
+            public ToolResult cancel(String taskId) {
+                throw new AssertionError("no cancel");
+            }
+        };
+        McpDispatcher d = dispatcher(new Job(gone, false));
+
+        JsonNode handle = result(call(d, true, "tools/call", "{\"name\":\"job\"}"));
+
+        assertEquals("task", handle.get("resultType").asText());
+        assertEquals("t-1", handle.get("taskId").asText());
+        assertEquals("working", handle.get("status").asText());
+        assertTrue(handle.get("pollIntervalMs").asInt() > 0);
+    }
+
     @Test
     void without_the_declaration_the_tasks_methods_and_a_task_only_tool_are_refused_with_32021() {
         McpDispatcher d = dispatcher(new Job(tasks, true));
