@@ -603,9 +603,7 @@ public final class ProviderSandbox {
     private synchronized Path offlineShell() {
         if (offlineShellScript == null) {
             try {
-                Path dir = Files.createTempDirectory(
-                        "serverfs-sandbox-",
-                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Path dir = Files.createTempDirectory("serverfs-sandbox-", OWNER_ONLY_DIRECTORY);
                 Path script = dir.resolve("offline-shell");
                 Files.writeString(script, """
                         #!/bin/sh
@@ -660,9 +658,7 @@ public final class ProviderSandbox {
             EgressRelay relay = relays.get(workdir);
             if (relay == null) {
                 try {
-                    Path dir = Files.createTempDirectory(
-                            "serverfs-egress-",
-                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                    Path dir = Files.createTempDirectory("serverfs-egress-", OWNER_ONLY_DIRECTORY);
                     relay = EgressRelay.open(dir.resolve(EGRESS_SOCKET), egress);
                     dir.toFile().deleteOnExit();
                     relay.socket().toFile().deleteOnExit();
@@ -800,8 +796,7 @@ public final class ProviderSandbox {
             return dir;
         }
         try {
-            return Files.createDirectories(
-                    dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            return Files.createDirectories(dir, OWNER_ONLY_DIRECTORY);
         } catch (IOException e) {
             throw new ServerFsException(
                     ErrorCode.AGENT_PROVIDER_ERROR, "the provider's configuration directory is missing");
