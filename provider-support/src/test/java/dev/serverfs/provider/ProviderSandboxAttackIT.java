@@ -5,21 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.application.port.out.ProviderView;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Attacks on the provider view from inside (issue 25): a task's command, or a program the provider starts, trying to
- * change what a later task's provider acts on, or to pass data to a task of another workdir. Real bubblewrap.
+ * change what a later task's provider acts on. Real bubblewrap. (The operator's login file, bound read-write into
+ * every view, is a channel between workdirs still: docs/AGENTS.md "Known limits of the view".)
  */
 class ProviderSandboxAttackIT {
     private static final String PATH = System.getenv("PATH");
@@ -60,7 +58,7 @@ class ProviderSandboxAttackIT {
     /** Runs {@code script} in the view of the workdir {@code root} (read-write or not); its stdout and stderr. */
     private String run(Path root, boolean writable, String script) throws Exception {
         ProviderView view = new ProviderView(root, root, writable, List.of());
-        ProviderCommand command = sandbox()
+        return ProviderSandboxIT.start(sandbox()
                 .wrap(
                         new ProviderCommand(
                                 List.of("/bin/sh", "-c", script),
@@ -68,16 +66,7 @@ class ProviderSandboxAttackIT {
                                 Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"),
                                 1024),
                         view,
-                        grants());
-        ProcessBuilder builder = new ProcessBuilder(command.argv())
-                .directory(command.workingDirectory().toFile())
-                .redirectErrorStream(true);
-        builder.environment().clear();
-        builder.environment().putAll(command.environment());
-        Process p = builder.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        return out;
+                        grants()));
     }
 
     /**
@@ -97,22 +86,5 @@ class ProviderSandboxAttackIT {
         assertEquals("{\"operator\":true}", Files.readString(config.resolve("settings.json")), out);
         assertFalse(out.contains("operator-history"), "the operator's own directory is not shown: " + out);
         assertTrue(out.contains("provider-login"), "the login is: " + out);
-    }
-
-    /**
-     * The operator's login file is bound read-write into every view, of every workdir and profile: whatever a task of
-     * one workdir writes there a task of another reads (and the operator's own CLI on the host then uses). A real
-     * channel between workdirs, and a persistent write outside the view (a task can swap in another account's
-     * tokens). Closing it needs the token refresh to move out of the child (see the report): not a contained change.
-     */
-    @Test
-    @Disabled("design hole: the shared read-write login file is a channel between workdirs; needs a token broker")
-    void a_task_of_one_workdir_cannot_pass_data_to_a_task_of_another_through_the_login() throws Exception {
-        Path a = Files.createDirectories(dir.resolve("a"));
-        Path b = Files.createDirectories(dir.resolve("b"));
-        run(a, false, "printf 'message-from-a' > $HOME/.provider/auth.json");
-        String read = run(b, true, "cat $HOME/.provider/auth.json");
-        assertFalse(read.contains("message-from-a"), "a review task of workdir a wrote, workdir b read: " + read);
-        assertEquals("provider-login", Files.readString(config.resolve("auth.json")), "the operator's own login");
     }
 }

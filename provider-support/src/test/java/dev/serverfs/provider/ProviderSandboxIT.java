@@ -444,8 +444,8 @@ class ProviderSandboxIT {
         return Path.of("/proc", Long.toString(holder.pid()), "cwd");
     }
 
-    /** {@code command} as the runtime starts it: in its held directory. */
-    private static String start(ProviderCommand command) throws Exception {
+    /** {@code command} as the runtime starts it: in its held directory; its stdout and stderr once it ended. */
+    static String start(ProviderCommand command) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(command.argv())
                 .directory(command.workingDirectory().toFile())
                 .redirectErrorStream(true);

@@ -63,6 +63,22 @@ class EmbeddedAgentSandboxIT {
         return ConfigLoader.load(Map.of("PATH", System.getenv("PATH")), Optional.of(envFile));
     }
 
+    /**
+     * The configuration of {@link #config} with two of ServerFS' own paths inside the workdir: another workdir at
+     * {@code a/b} (holding {@code inner-secret}) and the env file at {@code cfg/serverfs.conf}.
+     */
+    private ServerFsConfig nestedWorkdirAndEnvFile() throws Exception {
+        Path inner = Files.createDirectories(dir.resolve("work/a/b"));
+        Files.writeString(inner.resolve("inner.txt"), "inner-secret");
+        Path envFile = Files.createDirectories(dir.resolve("work/cfg")).resolve("serverfs.conf");
+        return config(
+                envFile,
+                dir.resolve("none"),
+                "WORKDIR_02_ALIAS=inner",
+                "WORKDIR_02_PATH=" + inner,
+                "WORKDIR_02_READ_ONLY=true");
+    }
+
     /** {@code script} run by {@code /bin/sh} in the workdir's view; its output. */
     private String run(ServerFsConfig config, String script) throws Exception {
         return start(wrap(config, script, work, work));
@@ -161,15 +177,7 @@ class EmbeddedAgentSandboxIT {
      */
     @Test
     void server_paths_nested_in_the_workdir_stay_concealed_after_a_task_moved_their_parents() throws Exception {
-        Path inner = Files.createDirectories(dir.resolve("work/a/b"));
-        Files.writeString(inner.resolve("inner.txt"), "inner-secret");
-        Path envFile = Files.createDirectories(dir.resolve("work/cfg")).resolve("serverfs.conf");
-        ServerFsConfig config = config(
-                envFile,
-                dir.resolve("none"),
-                "WORKDIR_02_ALIAS=inner",
-                "WORKDIR_02_PATH=" + inner,
-                "WORKDIR_02_READ_ONLY=true");
+        ServerFsConfig config = nestedWorkdirAndEnvFile();
         try (LinuxWorkdirFileSystem fs = EmbeddedAgent.workingDirectories(config.agent(), config.workdirs());
                 HeldDirectory held = fs.hold(config.workdirs().all().getFirst(), WorkdirPath.ROOT)) {
             List<ProviderView.Concealed> concealed =
@@ -247,15 +255,7 @@ class EmbeddedAgentSandboxIT {
     }
 
     private void assertNamesThatAreNotUtf8AreConcealed(String where) throws Exception {
-        Path inner = Files.createDirectories(dir.resolve("work/a/b"));
-        Files.writeString(inner.resolve("inner.txt"), "inner-secret");
-        Path envFile = Files.createDirectories(dir.resolve("work/cfg")).resolve("serverfs.conf");
-        ServerFsConfig config = config(
-                envFile,
-                dir.resolve("none"),
-                "WORKDIR_02_ALIAS=inner",
-                "WORKDIR_02_PATH=" + inner,
-                "WORKDIR_02_READ_ONLY=true");
+        ServerFsConfig config = nestedWorkdirAndEnvFile();
         Files.createDirectories(work.resolve("sub"));
         Files.writeString(work.resolve("sub/sibling.txt"), "ordinary sibling\n");
         // $s (\377) names a secret file; $w (\376) and $c (\375) are where a task moved the nested workdir's parent
