@@ -303,8 +303,8 @@ final class ArchitectureRules {
 
     /**
      * The shared provider library ({@code provider-support}, child-process supervision for the provider adapters) is
-     * used by adapters, so it obeys their rules and more: the JDK, Jackson, the domain and the application's ports
-     * only; no adapter, no service, no other library.
+     * used by adapters, so it obeys their rules and more: the JDK, Jackson, the SLF4J logging facade (which every
+     * adapter logs through), the domain and the application's ports only; no adapter, no service, no other library.
      */
     static ArchRule providerLibraryUsesTheCoreThroughPortsOnly(String base) {
         return classes()
@@ -314,12 +314,13 @@ final class ArchitectureRules {
                 .onlyDependOnClassesThat(resideInAnyPackage(
                                 "java..",
                                 "com.fasterxml.jackson..",
+                                "org.slf4j..",
                                 domain(base),
                                 base + ".application.port..",
                                 base + ".provider..")
                         .or(PRIMITIVE))
                 .allowEmptyShould(true)
-                .as("the provider library depends on the JDK, Jackson, the domain and the ports only");
+                .as("the provider library depends on the JDK, Jackson, SLF4J, the domain and the ports only");
     }
 
     /**

@@ -47,7 +47,8 @@ import java.util.function.Function;
  *   <li>an empty {@code /tmp} and an empty home (the {@code HOME} path, so tools find it where they expect), in
  *       which the provider's configuration directory is the workdir's own ({@link Grants}): kept beneath the state
  *       directory per workdir, so what a task of one workdir saw (transcripts, history) never reaches a task of
- *       another; the operator's login is bound into it read-write, the operator's settings read-only;
+ *       another; a copy of the operator's login taken as the child starts is shown in it read-only, its refresh
+ *       token blanked ({@link ProviderLogin}), the operator's settings read-only;
  *   <li>the provider's installation and the operator's extra paths read-only;
  *   <li>its workdir at its real path, writable only for {@code workspace-write}, with the deny-listed entries of
  *       {@link ProviderView#concealed} hidden (an empty read-only directory, an empty file), and those whose name is
@@ -236,8 +237,9 @@ public final class ProviderSandbox {
      * the meantime makes it exit with {@link #VIEW_MISMATCH} instead.
      *
      * <p>The view's concealed entries ({@link ProviderView#concealed}) reach bubblewrap as bytes, not in the argv
-     * ({@link #readingArguments}): a name that is not valid UTF-8 is concealed as exactly that name. A command that
-     * conceals entries starts once: its arguments' file is removed as it starts.
+     * ({@link Descriptors}): a name that is not valid UTF-8 is concealed as exactly that name. So does the login's
+     * copy ({@link Grants#login}), which never touches a file the view shows. A command that conceals entries or shows a login starts once: the files it reads
+     * them from are removed as it starts.
      */
     public ProviderCommand wrap(ProviderCommand command, ProviderView view, Grants grants) {
         if (unconfined) {
@@ -278,12 +280,13 @@ public final class ProviderSandbox {
         argv.addAll(List.of(view.writable() ? "--bind" : "--ro-bind", heldRoot.toString(), workdir.toString()));
         visible.add(workdir);
         concealProjectConfiguration(argv, grants.projectConfiguration(), workdir, cwd);
-        if (!view.concealed().isEmpty()) {
-            argv.addAll(List.of("--args", Integer.toString(ARGUMENTS_FD))); // the view's concealed entries
+        Descriptors descriptors = new Descriptors();
+        if (!view.concealed().isEmpty()) { // the view's concealed entries
+            argv.addAll(List.of("--args", descriptors.add(concealed(workdir, view.concealed()))));
         }
         // after the workdir and the read-only paths: a workdir or a read-only path that holds the home (a workdir at
         // $HOME) would otherwise show the operator's own configuration over the workdir's, its settings writable
-        bindConfiguration(argv, grants, homeOf(workdir));
+        bindConfiguration(argv, grants, homeOf(workdir), descriptors);
         for (Path p : serverPaths) {
             concealServerPath(argv, p, workdir, visible);
         }
@@ -300,13 +303,9 @@ public final class ProviderSandbox {
         argv.addAll(verified(workdir, identities));
         argv.addAll(forwarder);
         argv.addAll(command.argv());
-        List<String> launch =
-                view.concealed().isEmpty() ? argv : readingArguments(argv, concealed(workdir, view.concealed()));
-        return new ProviderCommand(launch, command.workingDirectory(), environment, command.maxLineBytes());
+        return new ProviderCommand(
+                descriptors.launching(argv), command.workingDirectory(), environment, command.maxLineBytes());
     }
-
-    /** The descriptor on which bubblewrap reads the view's concealed entries ({@code --args}). */
-    private static final int ARGUMENTS_FD = 3;
 
     /**
      * The options that conceal the workdir's {@code entries} (at {@code workdir}, their names as the file system
@@ -330,30 +329,58 @@ public final class ProviderSandbox {
     }
 
     /**
-     * {@code argv} (bubblewrap's, reading {@code --args} on {@link #ARGUMENTS_FD}) started so that bubblewrap reads
-     * {@code arguments} there: Java gives a child no descriptor beyond the standard three, so {@code /bin/sh} opens
-     * them from an owner-only file (in an owner-only directory), removes the file and becomes bubblewrap (the same
-     * process: the pid the recovery guard records is bubblewrap's). It runs nothing when the file cannot be opened.
+     * What bubblewrap reads on descriptors of its own ({@code --args}, {@code --ro-bind-data}) rather than from its
+     * argv: Java gives a child no descriptor beyond the standard three, so {@code /bin/sh} opens each from an
+     * owner-only file (in an owner-only directory), removes the files and becomes bubblewrap (the same process: the
+     * pid the recovery guard records is bubblewrap's). It runs nothing when a file cannot be opened.
      */
-    private List<String> readingArguments(List<String> argv, byte[] arguments) {
-        Path file;
-        try {
-            file = Files.createTempFile(argumentsDirectory(), "args-", "", OWNER_ONLY_FILE);
-            Files.write(file, arguments);
-        } catch (IOException e) {
-            throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the provider's view could not be built");
+    private final class Descriptors {
+        /** The first descriptor after the standard three. */
+        private static final int FIRST = 3;
+
+        private final List<byte[]> contents = new ArrayList<>();
+
+        /** The descriptor, as bubblewrap's options spell it, on which bubblewrap will read {@code content}. */
+        String add(byte[] content) {
+            contents.add(content);
+            return Integer.toString(FIRST + contents.size() - 1);
         }
-        List<String> launch = new ArrayList<>(List.of(
-                "/bin/sh",
-                "-c",
-                "exec " + ARGUMENTS_FD + "<\"$1\" && rm -f -- \"$1\" && shift && exec \"$@\"",
-                "serverfs-view-arguments",
-                file.toString()));
-        launch.addAll(argv);
-        return launch;
+
+        /** {@code argv} as it starts: through {@code /bin/sh} when it reads any descriptor, else as it is. */
+        List<String> launching(List<String> argv) {
+            if (contents.isEmpty()) {
+                return argv;
+            }
+            StringBuilder script = new StringBuilder("exec");
+            List<String> launch = new ArrayList<>(List.of("/bin/sh", "-c", "", "serverfs-view-arguments"));
+            try {
+                for (int i = 0; i < contents.size(); i++) {
+                    Path file = Files.createTempFile(argumentsDirectory(), "args-", "", OWNER_ONLY_FILE);
+                    Files.write(file, contents.get(i));
+                    launch.add(file.toString());
+                    script.append(' ')
+                            .append(FIRST + i)
+                            .append("<\"${")
+                            .append(i + 1)
+                            .append("}\"");
+                }
+            } catch (IOException e) {
+                launch.stream().skip(4).forEach(f -> new java.io.File(f).delete());
+                throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the provider's view could not be built");
+            }
+            int files = contents.size();
+            script.append(" && rm -f --");
+            for (int i = 1; i <= files; i++) {
+                script.append(" \"${").append(i).append("}\"");
+            }
+            script.append(" && shift ").append(files).append(" && exec \"$@\"");
+            launch.set(2, script.toString());
+            launch.addAll(argv);
+            return launch;
+        }
     }
 
-    /** Where {@link #readingArguments} writes its files, created owner-only on first use. */
+    /** Where {@link Descriptors} writes its files, created owner-only on first use. */
     private synchronized Path argumentsDirectory() throws IOException {
         if (argumentsDir == null) {
             Path dir = Files.createTempDirectory("serverfs-view-", OWNER_ONLY_DIRECTORY);
@@ -394,11 +421,11 @@ public final class ProviderSandbox {
 
     /**
      * The provider's configuration as {@link Grants} asks, from {@code own} (the workdir's): its directories and files
-     * read-write (created when missing), then over them the operator's login read-write (where it exists, so a
-     * refreshed token reaches every workdir) and the operator's settings read-only (else the default), so no task can
-     * plant a setting the provider would act on later.
+     * read-write (created when missing), then over them a copy of the operator's login read-only, taken now (where
+     * the operator has one; {@link ProviderLogin}) and the operator's settings read-only (else the default), so no
+     * task can plant a setting the provider would act on later or change the login of another workdir's tasks.
      */
-    private static void bindConfiguration(List<String> argv, Grants grants, Path own) {
+    private static void bindConfiguration(List<String> argv, Grants grants, Path own, Descriptors descriptors) {
         for (Path p : grants.directories()) {
             argv.addAll(List.of("--bind", createOwnerOnly(own.resolve(name(p))).toString(), p.toString()));
         }
@@ -406,11 +433,12 @@ public final class ProviderSandbox {
             Path mine = createOnce(own.resolve(name(file.getKey())), file.getValue());
             argv.addAll(List.of("--bind", mine.toString(), file.getKey().toString()));
         }
-        for (Path p : grants.login()) {
-            if (Files.isRegularFile(p)) {
-                argv.addAll(List.of("--bind", real(p).toString(), p.toString()));
-            }
-        }
+        grants.login()
+                .ifPresent(login -> login.forView()
+                        .ifPresent(copy -> argv.addAll(List.of(
+                                "--ro-bind-data",
+                                descriptors.add(copy),
+                                login.file().toString()))));
         for (Map.Entry<Path, String> setting : grants.settings().entrySet()) {
             Path p = setting.getKey();
             Path source = Files.isRegularFile(p)
@@ -708,7 +736,8 @@ public final class ProviderSandbox {
     /**
      * What one provider needs beyond the common view. Its configuration, each workdir's own: {@code directories}
      * (created owner-only when missing) and {@code files} (created with the given content when missing), shown
-     * read-write at these paths. Inside them, the operator's: {@code login} files, bound read-write where they exist;
+     * read-write at these paths. Inside them, the operator's: the {@code login}, a read-only copy taken as the child
+     * starts ({@link ProviderLogin#forView}) where the operator has one;
      * {@code settings} files, bound read-only (where the operator has none, the given content). Its installation
      * read-only, the environment variable that takes the offline shell when its commands are not kept offline by a
      * sandbox of its own, and the names of the provider's project configuration, which the view conceals in the
@@ -717,7 +746,7 @@ public final class ProviderSandbox {
     public record Grants(
             List<Path> directories,
             Map<Path, String> files,
-            List<Path> login,
+            Optional<ProviderLogin> login,
             Map<Path, String> settings,
             List<Path> readOnly,
             Optional<String> offlineShell,
@@ -725,7 +754,7 @@ public final class ProviderSandbox {
         public Grants {
             directories = List.copyOf(directories);
             files = Map.copyOf(files);
-            login = List.copyOf(login);
+            Objects.requireNonNull(login, "login");
             settings = Map.copyOf(settings);
             readOnly = List.copyOf(readOnly);
             Objects.requireNonNull(offlineShell, "offlineShell");
@@ -734,7 +763,7 @@ public final class ProviderSandbox {
 
         /** Nothing of a provider's own: installation paths and the offline shell's variable only. */
         public static Grants none(List<Path> readOnly, Optional<String> offlineShell) {
-            return new Grants(List.of(), Map.of(), List.of(), Map.of(), readOnly, offlineShell, List.of());
+            return new Grants(List.of(), Map.of(), Optional.empty(), Map.of(), readOnly, offlineShell, List.of());
         }
     }
 

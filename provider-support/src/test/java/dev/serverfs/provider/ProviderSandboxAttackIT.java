@@ -48,7 +48,7 @@ class ProviderSandboxAttackIT {
         return new ProviderSandbox.Grants(
                 List.of(config),
                 Map.of(),
-                List.of(config.resolve("auth.json")),
+                Optional.of(new ProviderLogin(config.resolve("auth.json"), TestLogin.FORMAT)),
                 Map.of(config.resolve("settings.json"), "{}"),
                 List.of(),
                 Optional.empty(),

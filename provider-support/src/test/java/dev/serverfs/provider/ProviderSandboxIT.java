@@ -171,23 +171,39 @@ class ProviderSandboxIT {
     }
 
     /**
-     * The operator's login is shared read-write (a refreshed token reaches every workdir); the operator's settings are
-     * read-only, and where there are none the default is, so no task plants a setting the provider acts on later.
+     * The operator's login reaches each view as a read-only copy taken when the child starts, its refresh token
+     * blanked: a task that writes it (the provider, or a command a human approved) changes nothing for the operator
+     * or for a task of another workdir, which could otherwise read what it left there, or use another account's
+     * token. The operator's settings are read-only, and where there are none the default is, so no task plants a
+     * setting the provider acts on later.
      */
     @Test
-    void the_login_is_shared_and_the_settings_are_read_only() throws Exception {
+    void the_login_is_a_read_only_copy_and_the_settings_are_read_only() throws Exception {
+        String login = "{\"access\":\"access-1\",\"refresh\":\"refresh-secret\",\"expires\":4102444800}";
+        Files.writeString(config.resolve("auth.json"), login);
         ProviderSandbox.Grants grants = grants();
         String out = run(
                 sandbox(),
                 true,
                 grants,
-                "cat $HOME/.provider/auth.json; echo; echo refreshed > $HOME/.provider/auth.json;"
+                "cat $HOME/.provider/auth.json; echo; echo '{\"access\":\"left-by-a\"}' > $HOME/.provider/auth.json;"
+                        + " cp $HOME/.provider/auth.json /tmp/x && mv /tmp/x $HOME/.provider/auth.json;"
+                        + " rm -f $HOME/.provider/auth.json;"
                         + " cat $HOME/.provider/settings.json; echo; echo planted > $HOME/.provider/settings.json;"
                         + " rm -f $HOME/.provider/settings.json; mv $HOME/.provider/settings.json x; cat $HOME/.provider/settings.json");
-        assertTrue(out.contains("provider-login"), out);
-        assertEquals("refreshed\n", Files.readString(config.resolve("auth.json")), "the login is the operator's");
+        assertTrue(out.contains("access-1"), "the provider reads the login: " + out);
+        assertFalse(out.contains("refresh-secret"), "but not its refresh token: " + out);
+        assertEquals(login, Files.readString(config.resolve("auth.json")), "the operator's login is unchanged");
         assertFalse(out.contains("planted"), "the default settings cannot be changed: " + out);
         assertTrue(out.strip().endsWith("{\"default\":true}"), out);
+
+        Path other = Files.createDirectories(dir.resolve("other"));
+        String elsewhere = run(
+                sandbox(), new ProviderView(other, other, true, List.of()), grants, "cat $HOME/.provider/auth.json");
+        assertTrue(elsewhere.contains("access-1"), elsewhere);
+        assertFalse(elsewhere.contains("left-by-a"), "another workdir's task reads what a task left: " + elsewhere);
+        assertFalse(
+                run(sandbox(), true, grants, "cat $HOME/.provider/auth.json").contains("left-by-a"), "nor a later one");
 
         Files.writeString(config.resolve("settings.json"), "{\"operator\":true}");
         String operator = run(
@@ -204,7 +220,7 @@ class ProviderSandboxIT {
         return new ProviderSandbox.Grants(
                 List.of(config),
                 Map.of(home.resolve(".provider.json"), "{}"),
-                List.of(config.resolve("auth.json")),
+                Optional.of(new ProviderLogin(config.resolve("auth.json"), TestLogin.FORMAT)),
                 Map.of(config.resolve("settings.json"), "{\"default\":true}"),
                 List.of(),
                 Optional.empty(),

@@ -153,7 +153,10 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
                 MAX_LINE_BYTES);
         return turns.run(
                 request.taskId(),
-                sandbox.wrap(command, request.view(), ClaudeCommandLine.grants(settings.bin(), environment)),
+                sandbox.wrap(
+                        command,
+                        request.view(),
+                        ClaudeCommandLine.grants(settings.bin(), environment, settings.environment())),
                 context,
                 child -> new Turn(child, context, request.profile(), resume, request.prompt()),
                 Turn::converse);

@@ -126,11 +126,11 @@ final class ClaudeCommandLine {
     /**
      * What a Claude child needs in its view (issue 25): its configuration ({@code CLAUDE_CONFIG_DIR}, else {@code
      * ~/.claude} and {@code ~/.claude.json}), the workdir's own, so its transcripts and history stay with the workdir;
-     * the operator's login ({@code .credentials.json}) read-write and user settings ({@code settings.json}) read-only
-     * inside it; its installation read-only; and the offline shell as {@code CLAUDE_CODE_SHELL_PREFIX}: Claude runs
+     * a read-only copy of the operator's login ({@code .credentials.json}, {@link ClaudeLogin}, refreshed at the
+     * endpoint the {@code server}'s environment names) and user settings ({@code settings.json}) read-only inside it; its installation read-only; and the offline shell as {@code CLAUDE_CODE_SHELL_PREFIX}: Claude runs
      * every shell command through it, so commands have no network even once a human approved them.
      */
-    static ProviderSandbox.Grants grants(String bin, Map<String, String> environment) {
+    static ProviderSandbox.Grants grants(String bin, Map<String, String> environment, Map<String, String> server) {
         Optional<Path> home =
                 Optional.ofNullable(environment.get("HOME")).map(Path::of).filter(Path::isAbsolute);
         Optional<Path> configDir = Optional.ofNullable(environment.get("CLAUDE_CONFIG_DIR"))
@@ -144,7 +144,7 @@ final class ClaudeCommandLine {
         return new ProviderSandbox.Grants(
                 configDir.stream().toList(),
                 files,
-                configDir.map(d -> d.resolve(".credentials.json")).stream().toList(),
+                configDir.map(d -> ClaudeLogin.at(d.resolve(".credentials.json"), server)),
                 configDir.map(d -> Map.of(d.resolve("settings.json"), "{}")).orElse(Map.of()),
                 ProviderSandbox.installation(bin, environment).stream().toList(),
                 Optional.of("CLAUDE_CODE_SHELL_PREFIX"),

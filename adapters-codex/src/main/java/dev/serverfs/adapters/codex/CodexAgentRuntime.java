@@ -153,7 +153,10 @@ public final class CodexAgentRuntime implements AgentRuntime {
                 settings.maxMessageBytes());
         return turns.run(
                 request.taskId(),
-                sandbox.wrap(command, request.view(), CodexCommandLine.grants(settings.bin(), environment)),
+                sandbox.wrap(
+                        command,
+                        request.view(),
+                        CodexCommandLine.grants(settings.bin(), environment, settings.environment())),
                 context,
                 child -> new CodexTurn(child, context, request, settings.requestTimeout()),
                 CodexTurn::run);

@@ -58,13 +58,14 @@ final class CodexCommandLine {
 
     /**
      * What a Codex child needs in its view (issue 25): its {@code CODEX_HOME} (the child's, else {@code ~/.codex}), the
-     * workdir's own, so its sessions and history stay with the workdir; the operator's login ({@code auth.json})
-     * read-write and {@code config.toml} read-only inside it; its installation read-only. Its commands stay offline
+     * workdir's own, so its sessions and history stay with the workdir; a read-only copy of the operator's login
+     * ({@code auth.json}, {@link CodexLogin}, refreshed at the endpoint the {@code server}'s environment names) and
+     * {@code config.toml} read-only inside it; its installation read-only. Its commands stay offline
      * through Codex's own sandbox ({@code networkAccess: false} below), which runs nested inside the view. The
      * workdir's {@code .codex} directories (a trusted project's configuration, hooks and rules, read from the task's
      * directory up to the project root) are concealed: a task can write them, and Codex starts what they name.
      */
-    static ProviderSandbox.Grants grants(String bin, Map<String, String> environment) {
+    static ProviderSandbox.Grants grants(String bin, Map<String, String> environment, Map<String, String> server) {
         Optional<Path> codexHome = Optional.ofNullable(environment.get("CODEX_HOME"))
                 .or(() -> Optional.ofNullable(environment.get("HOME")).map(home -> home + "/.codex"))
                 .map(Path::of)
@@ -72,7 +73,7 @@ final class CodexCommandLine {
         return new ProviderSandbox.Grants(
                 codexHome.stream().toList(),
                 Map.of(),
-                codexHome.map(h -> h.resolve("auth.json")).stream().toList(),
+                codexHome.map(h -> CodexLogin.at(h.resolve("auth.json"), server)),
                 codexHome.map(h -> Map.of(h.resolve("config.toml"), "")).orElse(Map.of()),
                 ProviderSandbox.installation(bin, environment).stream().toList(),
                 Optional.empty(),

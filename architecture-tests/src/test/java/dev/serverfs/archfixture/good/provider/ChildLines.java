@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.serverfs.archfixture.good.application.port.in.ReadFileUseCase;
 import dev.serverfs.archfixture.good.domain.Revision;
 
-/** The shared provider library may use the JDK, Jackson, the domain and the ports. */
+/** The shared provider library may use the JDK, Jackson, SLF4J, the domain and the ports. */
 public final class ChildLines {
     private final ObjectMapper json = new ObjectMapper();
 
