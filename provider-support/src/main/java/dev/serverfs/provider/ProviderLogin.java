@@ -12,7 +12,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
@@ -61,10 +60,13 @@ public final class ProviderLogin {
      */
     public static final Duration AHEAD = Duration.ofMinutes(130);
 
-    private static final HttpClient HTTP = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    /** Built on the first refresh: most servers never make one (an API key, or no login to refresh). */
+    private static final class Http {
+        static final HttpClient CLIENT = HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(10))
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+    }
 
     /** A provider's login format: when and how its tokens are refreshed, and what a view may see of it. */
     public interface Format {
@@ -173,7 +175,7 @@ public final class ProviderLogin {
                 .header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(refresh.body())))
                 .build();
-        HttpResponse<InputStream> response = HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = response.body()) {
             byte[] answer = body.readNBytes(MAX_ANSWER_BYTES + 1);
             if (response.statusCode() != 200 || answer.length > MAX_ANSWER_BYTES) {
@@ -190,9 +192,7 @@ public final class ProviderLogin {
             }
             byte[] bytes = Files.readAllBytes(file);
             return bytes.length > MAX_LOGIN_BYTES ? Optional.empty() : Optional.of(bytes);
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (IOException e) {
+        } catch (IOException e) { // gone, or not readable: no login to show
             return Optional.empty();
         }
     }

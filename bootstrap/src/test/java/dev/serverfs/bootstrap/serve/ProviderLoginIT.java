@@ -120,14 +120,14 @@ class ProviderLoginIT {
             String id = w.submit("Look at your login");
             String answer = w.finish(id, "approve_once").get("final_response").asText();
 
+            assertFalse(answer.contains(MARK), "no refresh token in the view:\n" + answer);
+            assertFalse(w.mock.requests().toString().contains(MARK), "nor anything the model saw");
+            assertTrue(answer.contains("LOGIN-READ-ONLY") && !answer.contains("LOGIN-WRITTEN"), answer);
             assertEquals(1, requests.size(), "ServerFS refreshed the login once: " + requests);
             JsonNode request = JSON.readTree(requests.get(0));
             assertEquals(MARK, request.path("refresh_token").asText());
             assertEquals("refresh_token", request.path("grant_type").asText());
             assertTrue(answer.contains(refreshedAccess), "the task runs with the refreshed token:\n" + answer);
-            assertFalse(answer.contains(MARK), "no refresh token in the view:\n" + answer);
-            assertTrue(answer.contains("LOGIN-READ-ONLY") && !answer.contains("LOGIN-WRITTEN"), answer);
-            assertFalse(w.mock.requests().toString().contains(MARK), "nor anything the model saw");
 
             JsonNode operator = JSON.readTree(Files.readString(login[0]));
             assertEquals(refreshedAccess, operator.at("/tokens/access_token").asText(), "written back");
