@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The operator's provider login as a real Codex task meets it, through a real {@code serve}: a ChatGPT login whose
  * access token runs out within the lead is refreshed by ServerFS at a real token endpoint (on loopback, named by
  * Codex's own {@code CODEX_REFRESH_TOKEN_URL_OVERRIDE}) before the child starts; the task's command reads the login
- * in its view (the new access token, no refresh token) and tries to overwrite it, as a task that wanted to plant
- * another account's token would. The operator's file holds the refreshed login afterwards, unchanged by the task.
+ * in its view (the new access token, no refresh token) and, outside Codex's own sandbox (a human approved it), tries
+ * to overwrite it, as a task that wanted to plant another account's token would. The operator's file holds the
+ * refreshed login afterwards, unchanged by the task.
  */
 class ProviderLoginIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -95,7 +96,7 @@ class ProviderLoginIT {
                                 "exec_command",
                                 MockResponsesApi.json("{\"cmd\":"
                                         + JsonNodeFactory.instance.textNode(command.replace("@", login[0].toString()))
-                                        + "}"))),
+                                        + ",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"x\"}"))),
                 Map.of(
                         "CODEX_REFRESH_TOKEN_URL_OVERRIDE",
                         "http://127.0.0.1:" + tokens.getAddress().getPort() + "/oauth/token"))) {
