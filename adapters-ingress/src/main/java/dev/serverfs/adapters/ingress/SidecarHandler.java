@@ -22,7 +22,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xnio.IoUtils;
@@ -52,14 +51,12 @@ final class SidecarHandler implements HttpHandler {
 
     private final FetchRemoteFileUseCase fetch;
     private final Executor workers;
-    private final Semaphore concurrentFetches;
     private final Set<String> hostNames;
 
     /** {@code hostNames}: the names (lower case, IPv6 literals in brackets) under which clients reach the sidecar. */
-    SidecarHandler(FetchRemoteFileUseCase fetch, Executor workers, int maxConcurrentFetches, Set<String> hostNames) {
+    SidecarHandler(FetchRemoteFileUseCase fetch, Executor workers, Set<String> hostNames) {
         this.fetch = Objects.requireNonNull(fetch, "fetch");
         this.workers = Objects.requireNonNull(workers, "workers");
-        this.concurrentFetches = new Semaphore(maxConcurrentFetches);
         this.hostNames = Set.copyOf(hostNames);
     }
 
@@ -106,7 +103,7 @@ final class SidecarHandler implements HttpHandler {
 
     private void answer(HttpServerExchange exchange, byte[] body) {
         try {
-            byte[] file = fetch(readCommand(body));
+            byte[] file = fetch.fetch(readCommand(body));
             exchange.setStatusCode(200);
             exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/octet-stream");
             exchange.getResponseHeaders().put(Headers.CONTENT_LENGTH, file.length);
@@ -121,15 +118,6 @@ final class SidecarHandler implements HttpHandler {
                     .addKeyValue("exception", e.getClass().getName())
                     .log();
             sendCode(exchange, 502, ErrorCode.FILE_INGRESS_UPSTREAM_FAILED.wire());
-        }
-    }
-
-    private byte[] fetch(FetchRemoteFileCommand command) {
-        concurrentFetches.acquireUninterruptibly();
-        try {
-            return fetch.fetch(command);
-        } finally {
-            concurrentFetches.release();
         }
     }
 

@@ -15,14 +15,16 @@ import org.xnio.Options;
 
 /**
  * The file-ingress sidecar's HTTP server (contract reference §8) on undertow-core: {@code POST /fetch} and
- * {@code GET /healthz} only, request bodies read and answers written without blocking, fetches on virtual threads, at most {@value #MAX_CONCURRENT_FETCHES} fetches
- * at a time (each may hold up to the byte ceiling in memory). Requests must name the sidecar in {@code Host}: a
+ * {@code GET /healthz} only, request bodies read and answers written without blocking, fetches on virtual threads
+ * (the use case bounds how many run at once: {@link #MAX_CONCURRENT_FETCHES} in {@code serverfs ingress}). Requests
+ * must name the sidecar in {@code Host}: a
  * loopback name, the Compose service name ({@link #SERVICE_NAME}), the bind address or a name {@code serve} was
  * given for it, with the port. No access log.
  */
 public final class UndertowIngressSidecar implements AutoCloseable {
 
-    static final int MAX_CONCURRENT_FETCHES = 16;
+    /** How many fetches the sidecar runs at once: each may hold up to the byte ceiling in memory. */
+    public static final int MAX_CONCURRENT_FETCHES = 16;
     /** {@code serverfs-file-ingress}: the name {@code serve} reaches the sidecar by in the Compose deployment. */
     static final String SERVICE_NAME = SidecarFileIngress.DEFAULT_URL.getHost();
 
@@ -68,7 +70,7 @@ public final class UndertowIngressSidecar implements AutoCloseable {
                 // Bounds every socket read and write, so a stalled peer cannot hold a connection forever.
                 .setSocketOption(Options.READ_TIMEOUT, 60_000)
                 .setSocketOption(Options.WRITE_TIMEOUT, 60_000)
-                .setHandler(new SidecarHandler(fetch, workers, MAX_CONCURRENT_FETCHES, names))
+                .setHandler(new SidecarHandler(fetch, workers, names))
                 .build();
         try {
             server.start();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.application.port.in.FetchRemoteFileUseCase.FetchRemoteFileCommand;
 import dev.serverfs.application.port.out.HttpsFetcher;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 class FetchRemoteFileServiceTest {
@@ -159,5 +161,48 @@ class FetchRemoteFileServiceTest {
         assertFalse(new FetchRemoteFileCommand("https://files.example.com/a", 1)
                 .toString()
                 .contains("files"));
+    }
+
+    /**
+     * With every slot taken, a fetch waits for its turn no longer than its deadline, and then fails as a fetch that
+     * ran out of time, without a request; a slot given back is taken by the next fetch.
+     */
+    @Test
+    void a_fetch_waits_for_a_slot_no_longer_than_its_deadline() throws Exception {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> requested = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpsFetcher blocking = (url, limit, timeLeft) -> {
+            requested.add(url.toUriString());
+            if (url.toUriString().endsWith("/slow")) {
+                holding.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return new HttpsResponse.Body(new byte[] {7});
+        };
+        FetchRemoteFileService oneAtATime = new FetchRemoteFileService(
+                new SidecarPolicy(HostPolicy.fromConfiguration("files.example.com", false), 100, 3),
+                blocking,
+                Duration.ofMillis(300),
+                java.time.Clock.systemUTC(),
+                1);
+        Thread first = Thread.ofVirtual()
+                .start(() -> oneAtATime.fetch(new FetchRemoteFileCommand("https://files.example.com/slow", 10)));
+        holding.await();
+        long before = System.nanoTime();
+        ServerFsException e = assertThrows(
+                ServerFsException.class,
+                () -> oneAtATime.fetch(new FetchRemoteFileCommand("https://files.example.com/queued", 10)));
+        assertEquals(ErrorCode.FILE_INGRESS_UPSTREAM_FAILED, e.code());
+        assertTrue(System.nanoTime() - before < Duration.ofSeconds(5).toNanos(), "bounded by the deadline");
+        assertEquals(List.of("https://files.example.com/slow"), requested, "no request for the one that timed out");
+        release.countDown();
+        first.join();
+        assertArrayEquals(
+                new byte[] {7}, oneAtATime.fetch(new FetchRemoteFileCommand("https://files.example.com/next", 10)));
     }
 }

@@ -108,7 +108,12 @@ public final class IngressCommand implements SubCommand {
             UndertowIngressSidecar sidecar = UndertowIngressSidecar.start(
                     settings.host(),
                     settings.port(),
-                    new FetchRemoteFileService(settings.policy(), fetcher, settings.fetchTimeout(), Clock.systemUTC()),
+                    new FetchRemoteFileService(
+                            settings.policy(),
+                            fetcher,
+                            settings.fetchTimeout(),
+                            Clock.systemUTC(),
+                            UndertowIngressSidecar.MAX_CONCURRENT_FETCHES),
                     settings.servedAs().map(Set::of).orElse(Set.of()));
             return new Running(sidecar, fetcher);
         } catch (RuntimeException e) {
