@@ -238,8 +238,8 @@ public final class ProviderSandbox {
      *
      * <p>The view's concealed entries ({@link ProviderView#concealed}) reach bubblewrap as bytes, not in the argv
      * ({@link Descriptors}): a name that is not valid UTF-8 is concealed as exactly that name. So does the login's
-     * copy ({@link Grants#login}), which never touches a file the view shows. A command that conceals entries or shows a login starts once: the files it reads
-     * them from are removed as it starts.
+     * copy ({@link Grants#login}), which never touches a file the view shows. A command that conceals entries or shows
+     * a login starts once: the files it reads them from are removed as it starts.
      */
     public ProviderCommand wrap(ProviderCommand command, ProviderView view, Grants grants) {
         if (unconfined) {
@@ -351,30 +351,30 @@ public final class ProviderSandbox {
             if (contents.isEmpty()) {
                 return argv;
             }
-            StringBuilder script = new StringBuilder("exec");
-            List<String> launch = new ArrayList<>(List.of("/bin/sh", "-c", "", "serverfs-view-arguments"));
+            List<String> files = new ArrayList<>();
             try {
-                for (int i = 0; i < contents.size(); i++) {
+                for (byte[] content : contents) {
                     Path file = Files.createTempFile(argumentsDirectory(), "args-", "", OWNER_ONLY_FILE);
-                    Files.write(file, contents.get(i));
-                    launch.add(file.toString());
-                    script.append(' ')
-                            .append(FIRST + i)
-                            .append("<\"${")
-                            .append(i + 1)
-                            .append("}\"");
+                    files.add(file.toString());
+                    Files.write(file, content);
                 }
             } catch (IOException e) {
-                launch.stream().skip(4).forEach(f -> new java.io.File(f).delete());
+                files.forEach(f -> new java.io.File(f).delete());
                 throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the provider's view could not be built");
             }
-            int files = contents.size();
-            script.append(" && rm -f --");
-            for (int i = 1; i <= files; i++) {
-                script.append(" \"${").append(i).append("}\"");
+            StringBuilder opens = new StringBuilder("exec");
+            StringBuilder removes = new StringBuilder("rm -f --");
+            for (int i = 1; i <= files.size(); i++) {
+                opens.append(' ')
+                        .append(FIRST + i - 1)
+                        .append("<\"${")
+                        .append(i)
+                        .append("}\"");
+                removes.append(" \"${").append(i).append("}\"");
             }
-            script.append(" && shift ").append(files).append(" && exec \"$@\"");
-            launch.set(2, script.toString());
+            String script = opens + " && " + removes + " && shift " + files.size() + " && exec \"$@\"";
+            List<String> launch = new ArrayList<>(List.of("/bin/sh", "-c", script, "serverfs-view-arguments"));
+            launch.addAll(files);
             launch.addAll(argv);
             return launch;
         }

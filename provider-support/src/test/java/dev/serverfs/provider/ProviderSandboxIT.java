@@ -1,5 +1,6 @@
 package dev.serverfs.provider;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -198,9 +199,15 @@ class ProviderSandboxIT {
         assertTrue(out.strip().endsWith("{\"default\":true}"), out);
 
         Path other = Files.createDirectories(dir.resolve("other"));
+        Files.writeString(other.resolve(".env"), "other-secret");
+        List<ProviderView.Concealed> env = List.of(new ProviderView.Concealed(".env".getBytes(UTF_8), false));
         String elsewhere = run(
-                sandbox(), new ProviderView(other, other, true, List.of()), grants, "cat $HOME/.provider/auth.json");
-        assertTrue(elsewhere.contains("access-1"), elsewhere);
+                sandbox(),
+                new ProviderView(other, other, true, env),
+                grants,
+                "cat $HOME/.provider/auth.json; cat .env");
+        assertTrue(elsewhere.contains("access-1"), "beside concealed entries too: " + elsewhere);
+        assertFalse(elsewhere.contains("other-secret"), elsewhere);
         assertFalse(elsewhere.contains("left-by-a"), "another workdir's task reads what a task left: " + elsewhere);
         assertFalse(
                 run(sandbox(), true, grants, "cat $HOME/.provider/auth.json").contains("left-by-a"), "nor a later one");
