@@ -236,7 +236,7 @@ public final class ProviderLogin {
 
     /**
      * The token endpoint: {@code fallback}, or the absolute {@code http}/{@code https} address in {@code environment}'s
-     * {@code override} variable (a provider's own variable for it, honoured as the provider honours it).
+     * {@code override} variable (the provider's own variable for it).
      */
     public static URI endpoint(java.util.Map<String, String> environment, String override, URI fallback) {
         try {

@@ -28,7 +28,8 @@ final class ClaudeCommandLine {
 
     /**
      * The caller's variables a Claude child may see besides {@link ProviderCommand#COMMON_ENVIRONMENT}: its temporary
-     * directory, its configuration directory and its credentials and endpoint.
+     * directory, its configuration directory and its credentials (a long-lived {@code claude setup-token} login too)
+     * and endpoint.
      */
     static final List<String> INHERITED = List.of(
             "TMPDIR",
@@ -36,7 +37,8 @@ final class ClaudeCommandLine {
             "ANTHROPIC_API_KEY",
             "ANTHROPIC_AUTH_TOKEN",
             "ANTHROPIC_BASE_URL",
-            "ANTHROPIC_MODEL");
+            "ANTHROPIC_MODEL",
+            "CLAUDE_CODE_OAUTH_TOKEN");
 
     /**
      * Set on every child whatever the caller's environment says. {@code CLAUDE_CODE_MAX_RETRIES} bounds the CLI's

@@ -14,9 +14,10 @@ import java.util.Optional;
 /**
  * Claude Code's {@code .credentials.json} ({@link ProviderLogin}): a claude.ai login in {@code claudeAiOauth}
  * ({@code accessToken}, {@code refreshToken}, {@code expiresAt} in epoch milliseconds, {@code scopes}, the plan),
- * which Claude refreshes shortly before {@code expiresAt}. Here it is refreshed {@link ProviderLogin#AHEAD} before,
- * with Claude's own request: its public client id posted to its token endpoint, below the base address that {@code
- * CLAUDE_CODE_CUSTOM_OAUTH_URL} replaces as it does for Claude. Fields this class does not know are kept.
+ * which Claude refreshes two minutes before {@code expiresAt} (2.1.197; never without a refresh token). Here it is
+ * refreshed {@link ProviderLogin#AHEAD} before, with the request Claude sends: a JSON body with its public client id
+ * (OAuth 2.0's refresh grant; no scope, so the granted one), posted to its token endpoint below the OAuth base that
+ * {@code CLAUDE_CODE_CUSTOM_OAUTH_URL} names. Fields this class does not know are kept.
  */
 record ClaudeLogin(URI endpoint) implements ProviderLogin.Format {
     /** Claude's variable for another OAuth base address. */

@@ -68,11 +68,13 @@ class ClaudeCommandLineTest {
         Map<String, String> env = ClaudeCommandLine.environment(Map.of(
                 "HOME", "/home/u",
                 "ANTHROPIC_API_KEY", "k",
+                "CLAUDE_CODE_OAUTH_TOKEN", "long-lived",
                 "SERVERFS_AUTH_TOKEN", "secret",
                 "NODE_OPTIONS", "--inspect",
                 "CLAUDE_CODE_MAX_RETRIES", "10"));
         assertEquals("/home/u", env.get("HOME"));
         assertEquals("k", env.get("ANTHROPIC_API_KEY"));
+        assertEquals("long-lived", env.get("CLAUDE_CODE_OAUTH_TOKEN"), "a setup-token login");
         assertFalse(env.containsKey("SERVERFS_AUTH_TOKEN"));
         assertFalse(env.containsKey("NODE_OPTIONS"));
         assertEquals(ClaudeCommandLine.MAX_RETRIES, env.get("CLAUDE_CODE_MAX_RETRIES"), "the caller cannot unbound it");

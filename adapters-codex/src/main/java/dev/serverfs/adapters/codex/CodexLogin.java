@@ -16,8 +16,9 @@ import java.util.Optional;
  * Codex's {@code auth.json} ({@link ProviderLogin}): an API key ({@code OPENAI_API_KEY}), never refreshed, or a
  * ChatGPT login ({@code tokens}: {@code id_token}, {@code access_token}, {@code refresh_token}, {@code account_id};
  * {@code last_refresh}), which Codex refreshes once {@code last_refresh} is {@link #CODEX_INTERVAL} old or a request
- * is refused. Here it is refreshed {@link ProviderLogin#AHEAD} sooner than that or than the access token runs out,
- * with Codex's own request: its public client id and scopes posted to its token endpoint, which {@code
+ * is refused (earlier releases), or a few minutes before the access token's {@code exp} (0.171). Here it is
+ * refreshed {@link ProviderLogin#AHEAD} sooner than either, with the refresh both send: a JSON body with Codex's public
+ * client id (OAuth 2.0's refresh grant, no scope: the granted one), posted to its token endpoint, which {@code
  * CODEX_REFRESH_TOKEN_URL_OVERRIDE} replaces as it does for Codex. Fields this class does not know are kept.
  */
 record CodexLogin(URI endpoint) implements ProviderLogin.Format {
@@ -26,7 +27,6 @@ record CodexLogin(URI endpoint) implements ProviderLogin.Format {
 
     static final URI ENDPOINT = URI.create("https://auth.openai.com/oauth/token");
     static final String CLIENT_ID = "app_EMoamEEZ73f0CkXaXp7hrann";
-    static final String SCOPE = "openid profile email";
     /** How old Codex lets {@code last_refresh} become before it refreshes on its own. */
     static final Duration CODEX_INTERVAL = Duration.ofDays(8);
 
@@ -59,10 +59,7 @@ record CodexLogin(URI endpoint) implements ProviderLogin.Format {
             return Optional.empty();
         }
         ObjectNode body = JsonNodeFactory.instance.objectNode();
-        body.put("client_id", CLIENT_ID)
-                .put("grant_type", "refresh_token")
-                .put("refresh_token", refreshToken)
-                .put("scope", SCOPE);
+        body.put("client_id", CLIENT_ID).put("grant_type", "refresh_token").put("refresh_token", refreshToken);
         return Optional.of(new ProviderLogin.Refresh(endpoint, body));
     }
 

@@ -48,7 +48,7 @@ class CodexLoginTest {
         assertEquals(CodexLogin.ENDPOINT, refresh.endpoint());
         assertEquals(
                 "{\"client_id\":\"app_EMoamEEZ73f0CkXaXp7hrann\",\"grant_type\":\"refresh_token\","
-                        + "\"refresh_token\":\"refresh-1\",\"scope\":\"openid profile email\"}",
+                        + "\"refresh_token\":\"refresh-1\"}",
                 refresh.body().toString());
         assertTrue(
                 FORMAT.due(chatgpt(NOW, NOW.plus(Duration.ofMinutes(30))), NOW).isPresent(), "access runs out");
