@@ -23,4 +23,19 @@ final class ClaudeWorld {
                         "SERVERFS_AGENT_CLAUDE_BIN", bin.toString()),
                 extra);
     }
+
+    /**
+     * As {@link #start}, without an API key: the CLI uses the claude.ai login of its configuration directory, which
+     * the test writes.
+     */
+    static ProviderWorld<MockMessagesApi> startLoggedIn(
+            Path dir, Path bin, MockMessagesApi.Script script, Map<String, String> extra) throws Exception {
+        MockMessagesApi mock = MockMessagesApi.start(script);
+        return new ProviderWorld<>(
+                dir,
+                "claude",
+                mock,
+                Map.of("ANTHROPIC_BASE_URL", mock.baseUrl(), "SERVERFS_AGENT_CLAUDE_BIN", bin.toString()),
+                extra);
+    }
 }

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The operator's provider login as a real Codex task meets it, through a real {@code serve}: a ChatGPT login whose
+ * The operator's provider login as a real Codex (and Claude Code) task meets it, through a real {@code serve}: a ChatGPT login whose
  * access token runs out within the lead is refreshed by ServerFS at a real token endpoint (on loopback, named by
  * Codex's own {@code CODEX_REFRESH_TOKEN_URL_OVERRIDE}) before the child starts; the task's command reads the login
  * in its view (the new access token, no refresh token) and, outside Codex's own sandbox (a human approved it), tries
@@ -48,10 +48,17 @@ class ProviderLoginIT {
     @BeforeEach
     void startTokenEndpoint() throws Exception {
         tokens = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        tokens.createContext("/oauth/token", exchange -> {
+        tokens.createContext("/", exchange -> {
             requests.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            byte[] body = JSON.writeValueAsBytes(
-                    Map.of("id_token", idToken(), "access_token", refreshedAccess, "refresh_token", MARK + "-2"));
+            byte[] body = JSON.writeValueAsBytes(Map.of(
+                    "id_token",
+                    idToken(),
+                    "access_token",
+                    refreshedAccess,
+                    "refresh_token",
+                    MARK + "-2",
+                    "expires_in",
+                    28_800));
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
@@ -134,6 +141,73 @@ class ProviderLoginIT {
             assertEquals(refreshedAccess, operator.at("/tokens/access_token").asText(), "written back");
             assertEquals(MARK + "-2", operator.at("/tokens/refresh_token").asText(), "the rotated refresh token kept");
             assertEquals("sk-mock-key", operator.path("OPENAI_API_KEY").asText(), "not the task's account");
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(login[0])));
+        }
+        PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+    }
+
+    /**
+     * The same for a real Claude Code task without an API key: its claude.ai login, due, is refreshed by ServerFS at
+     * the token endpoint below {@code CLAUDE_CODE_CUSTOM_OAUTH_URL}; the task's approved command reads the copy (the
+     * new access token, no refresh token) and cannot replace it (Claude's own way of writing it is a rename).
+     */
+    @Test
+    void a_claude_task_gets_a_refreshed_read_only_login_without_its_refresh_token() throws Exception {
+        Path bin = ClaudeCode.binary();
+        Path[] login = new Path[1];
+        String command = "cat @; echo; (echo '{}' > @.new && mv @.new @) 2>/dev/null"
+                + " && echo LOGIN-WRITTEN || echo LOGIN-READ-ONLY";
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.startLoggedIn(
+                dir,
+                bin,
+                r -> r.toolResult("toolu_login")
+                        .<MockMessagesApi.Reply>map(out -> new MockMessagesApi.Reply.Text(
+                                out.path("content").toString()))
+                        .orElseGet(() -> new MockMessagesApi.Reply.ToolUse(
+                                "toolu_login",
+                                "Bash",
+                                MockMessagesApi.json("{\"command\":"
+                                        + JsonNodeFactory.instance.textNode(command.replace("@", login[0].toString()))
+                                        + ",\"description\":\"Look at the login\"}"))),
+                Map.of(
+                        "CLAUDE_CODE_CUSTOM_OAUTH_URL",
+                        "http://127.0.0.1:" + tokens.getAddress().getPort()))) {
+            login[0] = Files.createDirectories(w.home.resolve(".claude")).resolve(".credentials.json");
+            Files.writeString(
+                    login[0],
+                    JSON.writeValueAsString(Map.of(
+                            "claudeAiOauth",
+                            Map.of(
+                                    "accessToken",
+                                    "sk-ant-oat01-access-1",
+                                    "refreshToken",
+                                    MARK,
+                                    "expiresAt",
+                                    Instant.now().plus(Duration.ofMinutes(20)).toEpochMilli(),
+                                    "scopes",
+                                    List.of("user:inference", "user:profile"),
+                                    "subscriptionType",
+                                    "max"))));
+            Files.setPosixFilePermissions(login[0], PosixFilePermissions.fromString("rw-------"));
+
+            String id = w.submit("Look at your login");
+            String answer = w.finish(id, "approve_once").get("final_response").asText();
+
+            assertFalse(answer.contains(MARK), "no refresh token in the view:\n" + answer);
+            assertFalse(w.mock.requests().toString().contains(MARK), "nor anything the model saw");
+            assertTrue(answer.contains("LOGIN-READ-ONLY") && !answer.contains("LOGIN-WRITTEN"), answer);
+            assertEquals(1, requests.size(), "ServerFS refreshed the login once: " + requests);
+            JsonNode request = JSON.readTree(requests.get(0));
+            assertEquals(MARK, request.path("refresh_token").asText());
+            assertEquals(
+                    "9d1c250a-e61b-44d9-88ed-5944d1962f5e",
+                    request.path("client_id").asText());
+            assertTrue(answer.contains(refreshedAccess), "the task runs with the refreshed token:\n" + answer);
+
+            JsonNode operator = JSON.readTree(Files.readString(login[0])).path("claudeAiOauth");
+            assertEquals(refreshedAccess, operator.path("accessToken").asText(), "written back");
+            assertEquals(MARK + "-2", operator.path("refreshToken").asText(), "the rotated refresh token kept");
+            assertEquals("max", operator.path("subscriptionType").asText());
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(login[0])));
         }
         PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
