@@ -29,7 +29,8 @@ class SidecarFileIngressContractIT extends FileIngressContract {
                         new SidecarPolicy(HostPolicy.fromConfiguration(ALLOWED_HOST, false), 8_388_608, 3),
                         fetcher,
                         Duration.ofSeconds(5),
-                        Clock.systemUTC()));
+                        Clock.systemUTC(),
+                        UndertowIngressSidecar.MAX_CONCURRENT_FETCHES));
         client = new SidecarFileIngress(
                 URI.create("http://127.0.0.1:" + sidecar.address().getPort() + "/fetch"), Duration.ofSeconds(10));
         return client;

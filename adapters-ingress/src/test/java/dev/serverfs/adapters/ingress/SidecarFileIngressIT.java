@@ -57,7 +57,8 @@ class SidecarFileIngressIT {
                         new SidecarPolicy(HostPolicy.fromConfiguration(TestResolution.HOSTS, false), 8_388_608, 3),
                         fetcher,
                         Duration.ofSeconds(5),
-                        Clock.systemUTC()));
+                        Clock.systemUTC(),
+                        UndertowIngressSidecar.MAX_CONCURRENT_FETCHES));
         private final SidecarFileIngress client = new SidecarFileIngress(
                 URI.create("http://127.0.0.1:" + sidecar.address().getPort() + "/fetch"), Duration.ofSeconds(10));
 

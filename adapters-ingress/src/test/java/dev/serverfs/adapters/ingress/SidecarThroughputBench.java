@@ -42,7 +42,8 @@ class SidecarThroughputBench {
                                 new SidecarPolicy(HostPolicy.fromConfiguration("files.test", false), SIZE, 3),
                                 fetcher,
                                 Duration.ofSeconds(30),
-                                Clock.systemUTC()));
+                                Clock.systemUTC(),
+                                UndertowIngressSidecar.MAX_CONCURRENT_FETCHES));
                 SidecarFileIngress client = new SidecarFileIngress(
                         URI.create("http://127.0.0.1:" + sidecar.address().getPort() + "/fetch"),
                         Duration.ofSeconds(30))) {

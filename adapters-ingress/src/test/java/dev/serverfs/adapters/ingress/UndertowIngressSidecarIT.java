@@ -36,7 +36,8 @@ class UndertowIngressSidecarIT {
                     new SidecarPolicy(HostPolicy.fromConfiguration(TestResolution.HOSTS, false), SIDECAR_MAX, 3),
                     fetcher,
                     Duration.ofSeconds(5),
-                    Clock.systemUTC()));
+                    Clock.systemUTC(),
+                    UndertowIngressSidecar.MAX_CONCURRENT_FETCHES));
     private final InetSocketAddress address = sidecar.address();
 
     @AfterEach
@@ -217,7 +218,8 @@ class UndertowIngressSidecarIT {
                 new SidecarPolicy(HostPolicy.fromConfiguration(TestResolution.HOSTS, false), SIDECAR_MAX, 3),
                 fetcher,
                 Duration.ofSeconds(1),
-                Clock.systemUTC());
+                Clock.systemUTC(),
+                UndertowIngressSidecar.MAX_CONCURRENT_FETCHES);
     }
 
     @Test

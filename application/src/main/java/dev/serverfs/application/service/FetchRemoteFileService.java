@@ -31,12 +31,7 @@ public final class FetchRemoteFileService implements FetchRemoteFileUseCase {
     private final Clock clock;
     private final Semaphore slots;
 
-    /** {@code deadline} (positive) bounds one whole fetch, measured on {@code clock}; no bound on concurrent fetches. */
-    public FetchRemoteFileService(SidecarPolicy policy, HttpsFetcher fetcher, Duration deadline, Clock clock) {
-        this(policy, fetcher, deadline, clock, Integer.MAX_VALUE);
-    }
-
-    /** As above, with at most {@code maxConcurrent} (positive) fetches at once. */
+    /** {@code deadline} (positive) bounds one whole fetch, measured on {@code clock}; at most {@code maxConcurrent} run. */
     public FetchRemoteFileService(
             SidecarPolicy policy, HttpsFetcher fetcher, Duration deadline, Clock clock, int maxConcurrent) {
         if (maxConcurrent < 1) {

@@ -57,7 +57,8 @@ class FetchRemoteFileServiceTest {
             new SidecarPolicy(HostPolicy.fromConfiguration("files.example.com,cdn.example.com", true), 100, 3),
             fetcher,
             Duration.ofSeconds(10),
-            fetcher.clock);
+            fetcher.clock,
+            16);
 
     private ErrorCode failure(String url, long max) {
         return assertThrows(ServerFsException.class, () -> service.fetch(new FetchRemoteFileCommand(url, max)))
