@@ -423,7 +423,8 @@ public final class ProviderSandbox {
      * The provider's configuration as {@link Grants} asks, from {@code own} (the workdir's): its directories and files
      * read-write (created when missing), then over them a copy of the operator's login read-only, taken now (where
      * the operator has one; {@link ProviderLogin}) and the operator's settings read-only (else the default), so no
-     * task can plant a setting the provider would act on later or change the login of another workdir's tasks.
+     * task can plant a setting the provider would act on later or change the login of another workdir's tasks; last
+     * the {@link Grants#emptied} names, empty and read-only (a subagent, a skill, an exec-policy rule, instructions).
      */
     private static void bindConfiguration(List<String> argv, Grants grants, Path own, Descriptors descriptors) {
         for (Path p : grants.directories()) {
@@ -445,6 +446,9 @@ public final class ProviderSandbox {
                     ? real(p)
                     : createOnce(createOwnerOnly(own.resolve("defaults")).resolve(name(p)), setting.getValue());
             argv.addAll(List.of("--ro-bind", source.toString(), p.toString()));
+        }
+        for (Grants.Emptied e : grants.emptied()) {
+            conceal(argv, e.path(), e.directory());
         }
     }
 
@@ -741,7 +745,9 @@ public final class ProviderSandbox {
      * {@code settings} files, bound read-only (where the operator has none, the given content). Its installation
      * read-only, the environment variable that takes the offline shell when its commands are not kept offline by a
      * sandbox of its own, and the names of the provider's project configuration, which the view conceals in the
-     * task's directory and each one above it up to the workdir's root.
+     * task's directory and each one above it up to the workdir's root. Last, the {@code emptied} names inside the
+     * configuration: shown empty and read-only whatever the workdir's directory holds there, because the provider acts
+     * on what they say (grants itself permissions, follows instructions) and any task could have written them.
      */
     public record Grants(
             List<Path> directories,
@@ -750,7 +756,8 @@ public final class ProviderSandbox {
             Map<Path, String> settings,
             List<Path> readOnly,
             Optional<String> offlineShell,
-            List<String> projectConfiguration) {
+            List<String> projectConfiguration,
+            List<Emptied> emptied) {
         public Grants {
             directories = List.copyOf(directories);
             files = Map.copyOf(files);
@@ -759,11 +766,28 @@ public final class ProviderSandbox {
             readOnly = List.copyOf(readOnly);
             Objects.requireNonNull(offlineShell, "offlineShell");
             projectConfiguration = List.copyOf(projectConfiguration);
+            emptied = List.copyOf(emptied);
         }
 
         /** Nothing of a provider's own: installation paths and the offline shell's variable only. */
         public static Grants none(List<Path> readOnly, Optional<String> offlineShell) {
-            return new Grants(List.of(), Map.of(), Optional.empty(), Map.of(), readOnly, offlineShell, List.of());
+            return new Grants(
+                    List.of(), Map.of(), Optional.empty(), Map.of(), readOnly, offlineShell, List.of(), List.of());
+        }
+
+        /** A name the view shows as an empty read-only directory ({@code directory}) or an empty read-only file. */
+        public record Emptied(Path path, boolean directory) {
+            public Emptied {
+                Objects.requireNonNull(path, "path");
+            }
+
+            public static Emptied directory(Path path) {
+                return new Emptied(path, true);
+            }
+
+            public static Emptied file(Path path) {
+                return new Emptied(path, false);
+            }
         }
     }
 

@@ -52,6 +52,7 @@ class ProviderSandboxAttackIT {
                 Map.of(config.resolve("settings.json"), "{}"),
                 List.of(),
                 Optional.empty(),
+                List.of(),
                 List.of());
     }
 

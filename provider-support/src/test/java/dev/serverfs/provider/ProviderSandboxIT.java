@@ -172,6 +172,36 @@ class ProviderSandboxIT {
     }
 
     /**
+     * The {@code emptied} names of the configuration (a subagent's directory, an instructions file) are empty and
+     * read-only in every view: what a task writes there fails, and what lay there before is not shown.
+     */
+    @Test
+    void the_emptied_names_of_the_configuration_stay_empty_and_read_only() throws Exception {
+        ProviderSandbox.Grants plain = grants();
+        ProviderSandbox.Grants emptied = new ProviderSandbox.Grants(
+                plain.directories(),
+                plain.files(),
+                plain.login(),
+                plain.settings(),
+                plain.readOnly(),
+                plain.offlineShell(),
+                plain.projectConfiguration(),
+                List.of(
+                        ProviderSandbox.Grants.Emptied.directory(config.resolve("agents")),
+                        ProviderSandbox.Grants.Emptied.file(config.resolve("MEMORY.md"))));
+        String plant = "mkdir -p $HOME/.provider/agents && echo planted-agent > $HOME/.provider/agents/a.md;"
+                + " echo planted-memory > $HOME/.provider/MEMORY.md;"
+                + " cat $HOME/.provider/agents/a.md $HOME/.provider/MEMORY.md";
+        assertTrue(run(sandbox(), true, plain, plant).contains("planted-agent"), "without it, the attack works");
+        String out =
+                run(sandbox(), true, emptied, plant + "; rm -rf $HOME/.provider/agents; ls $HOME/.provider/agents");
+        assertFalse(out.contains("planted"), "what a task planted before is shown, or a task could write: " + out);
+        assertTrue(out.contains("Read-only file system"), out);
+        assertFalse(run(sandbox(), true, emptied, "cat $HOME/.provider/agents/a.md $HOME/.provider/MEMORY.md")
+                .contains("planted"));
+    }
+
+    /**
      * The operator's login reaches each view as a read-only copy taken when the child starts, its refresh token
      * blanked: a task that writes it (the provider, or a command a human approved) changes nothing for the operator
      * or for a task of another workdir, which could otherwise read what it left there, or use another account's
@@ -231,7 +261,8 @@ class ProviderSandboxIT {
                 Map.of(config.resolve("settings.json"), "{\"default\":true}"),
                 List.of(),
                 Optional.empty(),
-                List.of(".provider"));
+                List.of(".provider"),
+                List.of());
     }
 
     /**

@@ -150,7 +150,25 @@ final class ClaudeCommandLine {
                 configDir.map(d -> Map.of(d.resolve("settings.json"), "{}")).orElse(Map.of()),
                 ProviderSandbox.installation(bin, environment).stream().toList(),
                 Optional.of("CLAUDE_CODE_SHELL_PREFIX"),
-                List.of());
+                List.of(),
+                configDir.map(ClaudeCommandLine::emptied).orElse(List.of()));
+    }
+
+    /**
+     * What of the configuration directory the view shows empty and read-only: what Claude 2.1.197 reads there and acts
+     * on at a later task's start, which any approved command could have written (probe G). A subagent ({@code
+     * agents/}) may declare {@code permissionMode: bypassPermissions}, and its commands then run without asking; a
+     * skill or a command ({@code skills/}, {@code commands/}) may declare {@code allowed-tools}, so one approval of the
+     * skill allows every command of the turn; {@code CLAUDE.md} and {@code rules/} are instructions the operator never
+     * gave. The workdir's own {@code .claude} is not read for any of them ({@code --setting-sources user}).
+     */
+    static List<ProviderSandbox.Grants.Emptied> emptied(Path configDir) {
+        return List.of(
+                ProviderSandbox.Grants.Emptied.directory(configDir.resolve("agents")),
+                ProviderSandbox.Grants.Emptied.directory(configDir.resolve("skills")),
+                ProviderSandbox.Grants.Emptied.directory(configDir.resolve("commands")),
+                ProviderSandbox.Grants.Emptied.directory(configDir.resolve("rules")),
+                ProviderSandbox.Grants.Emptied.file(configDir.resolve("CLAUDE.md")));
     }
 
     /** The child's whole environment: the allow-listed part of {@code caller}, then {@link #FORCED}. */

@@ -77,7 +77,23 @@ final class CodexCommandLine {
                 codexHome.map(h -> Map.of(h.resolve("config.toml"), "")).orElse(Map.of()),
                 ProviderSandbox.installation(bin, environment).stream().toList(),
                 Optional.empty(),
-                List.of(".codex"));
+                List.of(".codex"),
+                codexHome.map(CodexCommandLine::emptied).orElse(List.of()));
+    }
+
+    /**
+     * What of {@code CODEX_HOME} the view shows empty and read-only: what Codex 0.171 reads there and acts on at a
+     * later task's start, which an approved escalated command could have written (probe G). An exec-policy rule
+     * ({@code rules/}, {@code prefix_rule(..., decision="allow")}) runs a matching command outside Codex's sandbox
+     * without asking, an escalation too; {@code AGENTS.md}, {@code AGENTS.override.md} and {@code skills/} are
+     * instructions the operator never gave. ServerFS never offers the exec-policy amendments Codex would write there.
+     */
+    static List<ProviderSandbox.Grants.Emptied> emptied(Path codexHome) {
+        return List.of(
+                ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("rules")),
+                ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("skills")),
+                ProviderSandbox.Grants.Emptied.file(codexHome.resolve("AGENTS.md")),
+                ProviderSandbox.Grants.Emptied.file(codexHome.resolve("AGENTS.override.md")));
     }
 
     /** {@code read-only} or {@code workspace-write}: the mode string {@code thread/start} takes. */
