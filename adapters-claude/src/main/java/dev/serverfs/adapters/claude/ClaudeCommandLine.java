@@ -78,8 +78,8 @@ final class ClaudeCommandLine {
      * <p>What a task can write must not steer a later task's Claude process, which has network (the egress relay's):
      * the workdir's own settings ({@code .claude/settings.json}, {@code .claude/settings.local.json}) are not loaded
      * ({@code --setting-sources user}), and the command-line settings, which win over the user's (the operator's,
-     * bound read-only), turn every hook off and pin {@code CLAUDE_CODE_SHELL_PREFIX} to {@code offlineShell} when
-     * there is one. A probing session planted an {@code env} that emptied the prefix, and an exec-form hook that
+     * bound read-only), turn every hook and the auto-memory off and pin {@code CLAUDE_CODE_SHELL_PREFIX} to {@code
+     * offlineShell} when there is one. A probing session planted an {@code env} that emptied the prefix, and an exec-form hook that
      * ran with network, without approval, in a later review task. No turn starts an MCP server ({@code
      * --strict-mcp-config} and none given): Claude starts a server itself, with its network and without approval,
      * and a task can configure one in the workdir's {@code ~/.claude.json} or {@code .mcp.json}.
@@ -117,10 +117,15 @@ final class ClaudeCommandLine {
         return List.copyOf(argv);
     }
 
-    /** The command-line settings: no hook runs, and the shell prefix is the offline shell's. */
+    /**
+     * The command-line settings: no hook runs, no auto-memory is read or written, and the shell prefix is the offline
+     * shell's. The auto-memory ({@code projects/<cwd>/memory/MEMORY.md} of the configuration directory, which holds
+     * the transcripts and stays writable) reaches a later task's model as instructions (probe G).
+     */
     static String settings(Optional<Path> offlineShell) {
         ObjectNode settings = JsonNodeFactory.instance.objectNode();
         settings.put("disableAllHooks", true);
+        settings.put("autoMemoryEnabled", false);
         offlineShell.ifPresent(shell -> settings.putObject("env").put("CLAUDE_CODE_SHELL_PREFIX", shell.toString()));
         return settings.toString();
     }

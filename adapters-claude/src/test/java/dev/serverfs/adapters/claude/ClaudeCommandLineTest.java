@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.serverfs.domain.task.TaskProfile;
+import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ class ClaudeCommandLineTest {
                         "--setting-sources",
                         "user",
                         "--settings",
-                        "{\"disableAllHooks\":true,\"env\":{\"CLAUDE_CODE_SHELL_PREFIX\":\"/run/offline\"}}",
+                        "{\"disableAllHooks\":true,\"autoMemoryEnabled\":false,\"env\":{\"CLAUDE_CODE_SHELL_PREFIX\":\"/run/offline\"}}",
                         "--strict-mcp-config"),
                 argv);
     }
@@ -43,13 +44,29 @@ class ClaudeCommandLineTest {
         List<String> unconfined =
                 ClaudeCommandLine.argv("claude", TaskProfile.WORKSPACE_WRITE, Optional.empty(), Optional.empty());
         assertEquals("user", unconfined.get(unconfined.indexOf("--setting-sources") + 1));
-        assertEquals("{\"disableAllHooks\":true}", unconfined.get(unconfined.indexOf("--settings") + 1));
+        assertEquals(
+                "{\"disableAllHooks\":true,\"autoMemoryEnabled\":false}",
+                unconfined.get(unconfined.indexOf("--settings") + 1));
         assertTrue(unconfined.contains("--strict-mcp-config"), "no MCP server a task configured starts");
         assertFalse(unconfined.contains("--mcp-config"));
         Map<String, String> env = ClaudeCommandLine.environment(Map.of("GIT_CONFIG_COUNT", "0"));
         assertEquals("1", env.get("GIT_CONFIG_COUNT"));
         assertEquals("core.fsmonitor", env.get("GIT_CONFIG_KEY_0"));
         assertEquals("false", env.get("GIT_CONFIG_VALUE_0"));
+    }
+
+    @Test
+    void the_subagents_skills_commands_rules_and_memory_of_the_configuration_are_shown_empty() {
+        Path dir = Path.of("/home/op/.claude");
+        assertEquals(
+                List.of(
+                        ProviderSandbox.Grants.Emptied.directory(dir.resolve("agents")),
+                        ProviderSandbox.Grants.Emptied.directory(dir.resolve("skills")),
+                        ProviderSandbox.Grants.Emptied.directory(dir.resolve("commands")),
+                        ProviderSandbox.Grants.Emptied.directory(dir.resolve("rules")),
+                        ProviderSandbox.Grants.Emptied.file(dir.resolve("CLAUDE.md"))),
+                ClaudeCommandLine.grants("claude", Map.of("HOME", "/home/op", "PATH", "/nowhere"), Map.of())
+                        .emptied());
     }
 
     @Test

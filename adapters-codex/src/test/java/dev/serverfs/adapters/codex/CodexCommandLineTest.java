@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.serverfs.domain.task.TaskProfile;
+import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -49,6 +50,19 @@ class CodexCommandLineTest {
                 CodexCommandLine.environment(Map.of("CODEX_HOME", "/home/u/.codex"), Optional.empty())
                         .get("CODEX_HOME"),
                 "passed through when not configured");
+    }
+
+    @Test
+    void the_exec_policy_rules_skills_and_instructions_of_codex_home_are_shown_empty() {
+        Path home = Path.of("/srv/codex-home");
+        assertEquals(
+                java.util.List.of(
+                        ProviderSandbox.Grants.Emptied.directory(home.resolve("rules")),
+                        ProviderSandbox.Grants.Emptied.directory(home.resolve("skills")),
+                        ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.md")),
+                        ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.override.md"))),
+                CodexCommandLine.grants("codex", Map.of("CODEX_HOME", home.toString(), "PATH", "/nowhere"), Map.of())
+                        .emptied());
     }
 
     @Test

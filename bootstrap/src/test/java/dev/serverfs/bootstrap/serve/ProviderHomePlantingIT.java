@@ -26,8 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * command without asking; a Claude skill whose {@code allowed-tools} turned one approval of the skill into leave to
  * run any command; a Codex exec-policy rule ({@code prefix_rule(..., decision="allow")}) that ran a later task's
  * escalated command outside Codex's sandbox without asking; and instructions ({@code CLAUDE.md}, {@code rules/},
- * Codex's {@code AGENTS.md}, {@code AGENTS.override.md}, {@code skills/}) that reached the later task's model. Each test
- * failed before the view showed those names empty and read-only ({@code ClaudeCommandLine}, {@code CodexCommandLine}).
+ * Codex's {@code AGENTS.md}, {@code AGENTS.override.md}, {@code skills/}, and Claude's auto-memory) that reached the
+ * later task's model. Each test failed before the view showed those names empty and read-only and the command-line
+ * settings turned the auto-memory off ({@code ClaudeCommandLine}, {@code CodexCommandLine}).
  * What held is tested too: an allow rule in {@code ~/.claude.json} or {@code ~/.claude/settings.local.json}.
  */
 class ProviderHomePlantingIT {
@@ -116,13 +117,7 @@ class ProviderHomePlantingIT {
 
     /** Writes {@code files} (relative to Claude's configuration directory) with their content. */
     private static String plantClaude(Map<String, String> files) {
-        StringBuilder py = new StringBuilder("import os\nbase = os.path.expanduser('~/.claude')\n");
-        files.forEach((name, content) -> py.append("p = os.path.join(base, ")
-                .append(JsonNodeFactory.instance.textNode(name))
-                .append(")\nos.makedirs(os.path.dirname(p), exist_ok=True)\nopen(p, 'w').write(")
-                .append(JsonNodeFactory.instance.textNode(content))
-                .append(")\n"));
-        return py.toString();
+        return plant("os.path.expanduser('~/.claude')", files);
     }
 
     /**
@@ -224,7 +219,10 @@ class ProviderHomePlantingIT {
         }
     }
 
-    /** {@code ~/.claude/CLAUDE.md} and {@code ~/.claude/rules/}: instructions nobody but a task gave. */
+    /**
+     * {@code ~/.claude/CLAUDE.md}, {@code ~/.claude/rules/} and the auto-memory of the workdir's project ({@code
+     * ~/.claude/projects/<cwd>/memory/MEMORY.md}): instructions nobody but a task gave.
+     */
     @Test
     void a_later_claude_task_gets_no_instructions_an_earlier_task_planted() throws Exception {
         Path bin = ClaudeCode.binary();
@@ -233,13 +231,35 @@ class ProviderHomePlantingIT {
                 ClaudeWorld.start(dir, bin, claude(r -> new MockMessagesApi.Reply.Text("hello")), Map.of())) {
             Files.writeString(
                     w.proj.resolve("plant.py"),
-                    plantClaude(Map.of("CLAUDE.md", mark + "-memory\n", "rules/planted.md", mark + "-rules\n")));
+                    plantClaude(Map.of(
+                            "CLAUDE.md",
+                            mark + "-memory\n",
+                            "rules/planted.md",
+                            mark + "-rules\n",
+                            "projects/*/memory/MEMORY.md",
+                            mark + "-auto-memory\n")));
+            run(w, w.submit("hello"), r -> "deny"); // Claude's projects/<the workdir> exists from here on
             run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            assertTrue(
+                    w.mock.requests().stream()
+                            .flatMap(r -> r.toolResult("toolu_plant").stream())
+                            .anyMatch(out -> out.toString().contains("planted projects/*/memory/MEMORY.md")),
+                    "the auto-memory, which stays writable, was planted");
             run(w, w.submit("hello"), r -> "deny");
             String seen = w.mock.requests().getLast().text();
             assertTrue(seen.contains("hello"), seen);
-            assertFalse(seen.contains(mark), "planted instructions reached the model");
+            assertFalse(seen.contains(mark), "planted instructions reached the model: " + planted(seen, mark));
         }
+    }
+
+    /** Which of the planted instructions {@code seen} holds (the suffixes after {@code mark}). */
+    private static List<String> planted(String seen, String mark) {
+        return java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(mark) + "-[a-z-]+")
+                .matcher(seen)
+                .results()
+                .map(m -> m.group().substring(mark.length()))
+                .distinct()
+                .toList();
     }
 
     /** One escalated {@code exec_command} of {@code cmd} (and a text once its output is back). */
@@ -255,13 +275,34 @@ class ProviderHomePlantingIT {
 
     /** Writes {@code files} (relative to {@code CODEX_HOME}, its path in argv[1]) with their content. */
     private static String plantCodex(Map<String, String> files) {
-        StringBuilder py = new StringBuilder("import os, sys\nbase = sys.argv[1]\n");
-        files.forEach((name, content) -> py.append("p = os.path.join(base, ")
-                .append(JsonNodeFactory.instance.textNode(name))
-                .append(")\nos.makedirs(os.path.dirname(p), exist_ok=True)\nopen(p, 'w').write(")
-                .append(JsonNodeFactory.instance.textNode(content))
-                .append(")\n"));
-        return py.toString();
+        return plant("sys.argv[1]", files);
+    }
+
+    /**
+     * A Python script that writes each of {@code files} beneath {@code base} (a Python expression), each on its own: one
+     * the view refuses does not keep the others from being written. A name's {@code *} is each directory there.
+     */
+    private static String plant(String base, Map<String, String> files) {
+        com.fasterxml.jackson.databind.node.ObjectNode json = JsonNodeFactory.instance.objectNode();
+        files.forEach(json::put);
+        return """
+                import glob, json, os, sys
+                base = %s
+                def targets(name):
+                    parts = name.split("/")
+                    if "*" not in parts:
+                        return [os.path.join(base, name)]
+                    i = parts.index("*")
+                    return [os.path.join(d, *parts[i + 1:]) for d in glob.glob(os.path.join(base, *parts[:i + 1]))]
+                for name, content in json.loads(%s).items():
+                    for p in targets(name):
+                        try:
+                            os.makedirs(os.path.dirname(p), exist_ok=True)
+                            open(p, "w").write(content)
+                            print("planted", name)
+                        except OSError as e:
+                            print("refused", name, e.strerror)
+                """.formatted(base, JsonNodeFactory.instance.textNode(json.toString()));
     }
 
     /**
@@ -298,7 +339,10 @@ class ProviderHomePlantingIT {
         }
     }
 
-    /** {@code CODEX_HOME/AGENTS.md}, {@code AGENTS.override.md} and {@code skills/}: instructions only a task gave. */
+    /**
+     * {@code CODEX_HOME/AGENTS.md}, {@code AGENTS.override.md}, {@code skills/} and {@code memories/}: instructions only
+     * a task gave.
+     */
     @Test
     void a_later_codex_task_gets_no_instructions_an_earlier_task_planted() throws Exception {
         Path bin = CodexCli.binary();
@@ -320,12 +364,19 @@ class ProviderHomePlantingIT {
                             "AGENTS.override.md",
                             mark + "-override\n",
                             "skills/planted/SKILL.md",
-                            "---\nname: planted\ndescription: " + mark + "-skill\n---\nbody\n")));
+                            "---\nname: planted\ndescription: " + mark + "-skill\n---\nbody\n",
+                            "memories/memory_summary.md",
+                            mark + "-memories\n")));
             run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            assertTrue(
+                    w.mock.requests().stream()
+                            .flatMap(r -> r.callOutput("call_plant").stream())
+                            .anyMatch(out -> out.toString().contains("planted memories/memory_summary.md")),
+                    "the memories, which stay writable, were planted");
             run(w, w.submit("hello"), r -> "deny");
             String seen = w.mock.requests().getLast().text();
             assertTrue(seen.contains("hello"), seen);
-            assertFalse(seen.contains(mark), "planted instructions reached the model");
+            assertFalse(seen.contains(mark), "planted instructions reached the model: " + planted(seen, mark));
         } finally {
             PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
