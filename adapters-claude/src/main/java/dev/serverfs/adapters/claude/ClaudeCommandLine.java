@@ -164,8 +164,11 @@ final class ClaudeCommandLine {
      * on at a later task's start, which any approved command could have written (probe G). A subagent ({@code
      * agents/}) may declare {@code permissionMode: bypassPermissions}, and its commands then run without asking; a
      * skill or a command ({@code skills/}, {@code commands/}) may declare {@code allowed-tools}, so one approval of the
-     * skill allows every command of the turn; {@code CLAUDE.md} and {@code rules/} are instructions the operator never
-     * gave. The workdir's own {@code .claude} is not read for any of them ({@code --setting-sources user}).
+     * skill allows every command of the turn; {@code remote-settings.json}, the cache of an organisation's remote
+     * managed settings, is read as policy settings (above every other source) whenever the account is eligible (the
+     * default endpoint with an API key, a Team or Enterprise login), so an allow rule there runs commands without
+     * asking; {@code CLAUDE.md} and {@code rules/} are instructions the operator never gave. The workdir's own {@code
+     * .claude} is not read for any of them ({@code --setting-sources user}).
      */
     static List<ProviderSandbox.Grants.Emptied> emptied(Path configDir) {
         return List.of(
@@ -173,6 +176,7 @@ final class ClaudeCommandLine {
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("skills")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("commands")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("rules")),
+                ProviderSandbox.Grants.Emptied.file(configDir.resolve("remote-settings.json")),
                 ProviderSandbox.Grants.Emptied.file(configDir.resolve("CLAUDE.md")));
     }
 

@@ -56,7 +56,7 @@ class ClaudeCommandLineTest {
     }
 
     @Test
-    void the_subagents_skills_commands_rules_and_memory_of_the_configuration_are_shown_empty() {
+    void the_subagents_skills_commands_rules_cached_policy_and_memory_of_the_configuration_are_shown_empty() {
         Path dir = Path.of("/home/op/.claude");
         assertEquals(
                 List.of(
@@ -64,6 +64,7 @@ class ClaudeCommandLineTest {
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("skills")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("commands")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("rules")),
+                        ProviderSandbox.Grants.Emptied.file(dir.resolve("remote-settings.json")),
                         ProviderSandbox.Grants.Emptied.file(dir.resolve("CLAUDE.md"))),
                 ClaudeCommandLine.grants("claude", Map.of("HOME", "/home/op", "PATH", "/nowhere"), Map.of())
                         .emptied());
