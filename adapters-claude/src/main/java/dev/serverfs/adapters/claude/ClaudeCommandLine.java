@@ -79,10 +79,10 @@ final class ClaudeCommandLine {
      * the workdir's own settings ({@code .claude/settings.json}, {@code .claude/settings.local.json}) are not loaded
      * ({@code --setting-sources user}), and the command-line settings, which win over the user's (the operator's,
      * bound read-only), turn every hook and the auto-memory off and pin {@code CLAUDE_CODE_SHELL_PREFIX} to {@code
-     * offlineShell} when there is one. A probing session planted an {@code env} that emptied the prefix, and an exec-form hook that
-     * ran with network, without approval, in a later review task. No turn starts an MCP server ({@code
-     * --strict-mcp-config} and none given): Claude starts a server itself, with its network and without approval,
-     * and a task can configure one in the workdir's {@code ~/.claude.json} or {@code .mcp.json}.
+     * offlineShell} when there is one. A probing session planted an {@code env} that emptied the prefix, and an
+     * exec-form hook that ran with network, without approval, in a later review task. No turn starts an MCP server
+     * ({@code --strict-mcp-config} and none given): Claude starts a server itself, with its network and without
+     * approval, and a task can configure one in the workdir's {@code ~/.claude.json} or {@code .mcp.json}.
      */
     static List<String> argv(
             String bin, TaskProfile profile, Optional<String> resumeSessionId, Optional<Path> offlineShell) {

@@ -95,7 +95,8 @@ class ProviderHomePlantingIT {
     }
 
     /**
-     * A Claude mock: a prompt with {@code PLANT-NOW} runs {@code python3 plant.py} (one Bash call, approved by the test);
+     * A Claude mock: a prompt with {@code PLANT-NOW} runs {@code python3 plant.py} (one Bash call, approved by the
+     * test);
      * any other prompt is answered by {@code later}. A subagent's prompt is {@code SUBAGENT}: it runs {@code touch
      * pwned.txt}.
      */
@@ -231,7 +232,8 @@ class ProviderHomePlantingIT {
                     import json, os
                     p = os.path.expanduser("~/.claude.json")
                     d = json.load(open(p)) if os.path.exists(p) else {}
-                    d.setdefault("projects", {})[os.getcwd()] = {"allowedTools": ["Bash"], "hasTrustDialogAccepted": True}
+                    entry = {"allowedTools": ["Bash"], "hasTrustDialogAccepted": True}
+                    d.setdefault("projects", {})[os.getcwd()] = entry
                     json.dump(d, open(p, "w"))
                     json.dump({"permissions": {"allow": ["Bash"]}},
                               open(os.path.expanduser("~/.claude/settings.local.json"), "w"))
@@ -308,8 +310,8 @@ class ProviderHomePlantingIT {
     }
 
     /**
-     * A Python script that writes each of {@code files} beneath {@code base} (a Python expression), each on its own: one
-     * the view refuses does not keep the others from being written. A name's {@code *} is each directory there.
+     * A Python script that writes each of {@code files} beneath {@code base} (a Python expression), each on its own:
+     * one the view refuses does not keep the others from being written. A name's {@code *} is each directory there.
      */
     private static String plant(String base, Map<String, String> files) {
         com.fasterxml.jackson.databind.node.ObjectNode json = JsonNodeFactory.instance.objectNode();
@@ -369,8 +371,8 @@ class ProviderHomePlantingIT {
     }
 
     /**
-     * {@code CODEX_HOME/AGENTS.md}, {@code AGENTS.override.md}, {@code skills/} and {@code memories/}: instructions only
-     * a task gave.
+     * {@code CODEX_HOME/AGENTS.md}, {@code AGENTS.override.md}, {@code skills/} and {@code memories/}: instructions
+     * only a task gave.
      */
     @Test
     void a_later_codex_task_gets_no_instructions_an_earlier_task_planted() throws Exception {
