@@ -1,6 +1,7 @@
 package dev.serverfs.bootstrap.serve;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -12,16 +13,7 @@ final class ClaudeWorld {
 
     static ProviderWorld<MockMessagesApi> start(
             Path dir, Path bin, MockMessagesApi.Script script, Map<String, String> extra) throws Exception {
-        MockMessagesApi mock = MockMessagesApi.start(script);
-        return new ProviderWorld<>(
-                dir,
-                "claude",
-                mock,
-                Map.of(
-                        "ANTHROPIC_BASE_URL", mock.baseUrl(),
-                        "ANTHROPIC_API_KEY", "sk-ant-mock-key",
-                        "SERVERFS_AGENT_CLAUDE_BIN", bin.toString()),
-                extra);
+        return start(dir, bin, script, extra, Map.of("ANTHROPIC_API_KEY", "sk-ant-mock-key"));
     }
 
     /**
@@ -30,12 +22,16 @@ final class ClaudeWorld {
      */
     static ProviderWorld<MockMessagesApi> startLoggedIn(
             Path dir, Path bin, MockMessagesApi.Script script, Map<String, String> extra) throws Exception {
+        return start(dir, bin, script, extra, Map.of());
+    }
+
+    private static ProviderWorld<MockMessagesApi> start(
+            Path dir, Path bin, MockMessagesApi.Script script, Map<String, String> extra, Map<String, String> key)
+            throws Exception {
         MockMessagesApi mock = MockMessagesApi.start(script);
-        return new ProviderWorld<>(
-                dir,
-                "claude",
-                mock,
-                Map.of("ANTHROPIC_BASE_URL", mock.baseUrl(), "SERVERFS_AGENT_CLAUDE_BIN", bin.toString()),
-                extra);
+        Map<String, String> provider = new HashMap<>(key);
+        provider.put("ANTHROPIC_BASE_URL", mock.baseUrl());
+        provider.put("SERVERFS_AGENT_CLAUDE_BIN", bin.toString());
+        return new ProviderWorld<>(dir, "claude", mock, provider, extra);
     }
 }

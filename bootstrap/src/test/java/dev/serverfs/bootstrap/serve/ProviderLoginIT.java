@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -86,6 +87,26 @@ class ProviderLoginIT {
         return jwt(Instant.now().plus(Duration.ofDays(10)), "id");
     }
 
+    /**
+     * Runs one task that reads the login and tries to replace it, approving what it asks; checks that the view showed
+     * the refreshed access token without any refresh token, refused the write, and that ServerFS refreshed once with
+     * the operator's refresh token. The refresh request.
+     */
+    private JsonNode runAndAssertRefreshedReadOnly(ProviderWorld<?> w, Supplier<String> everythingTheModelSaw)
+            throws Exception {
+        String id = w.submit("Look at your login");
+        String answer = w.finish(id, "approve_once").get("final_response").asText();
+        assertFalse(answer.contains(MARK), "no refresh token in the view:\n" + answer);
+        assertFalse(everythingTheModelSaw.get().contains(MARK), "nor anything the model saw");
+        assertTrue(answer.contains("LOGIN-READ-ONLY") && !answer.contains("LOGIN-WRITTEN"), answer);
+        assertEquals(1, requests.size(), "ServerFS refreshed the login once: " + requests);
+        JsonNode request = JSON.readTree(requests.get(0));
+        assertEquals(MARK, request.path("refresh_token").asText());
+        assertEquals("refresh_token", request.path("grant_type").asText());
+        assertTrue(answer.contains(refreshedAccess), "the task runs with the refreshed token:\n" + answer);
+        return request;
+    }
+
     @Test
     void a_codex_task_gets_a_refreshed_read_only_login_without_its_refresh_token() throws Exception {
         Path bin = CodexCli.binary();
@@ -125,17 +146,10 @@ class ProviderLoginIT {
                             "last_refresh", Instant.now().toString())));
             Files.setPosixFilePermissions(login[0], PosixFilePermissions.fromString("rw-------"));
 
-            String id = w.submit("Look at your login");
-            String answer = w.finish(id, "approve_once").get("final_response").asText();
-
-            assertFalse(answer.contains(MARK), "no refresh token in the view:\n" + answer);
-            assertFalse(w.mock.requests().toString().contains(MARK), "nor anything the model saw");
-            assertTrue(answer.contains("LOGIN-READ-ONLY") && !answer.contains("LOGIN-WRITTEN"), answer);
-            assertEquals(1, requests.size(), "ServerFS refreshed the login once: " + requests);
-            JsonNode request = JSON.readTree(requests.get(0));
-            assertEquals(MARK, request.path("refresh_token").asText());
-            assertEquals("refresh_token", request.path("grant_type").asText());
-            assertTrue(answer.contains(refreshedAccess), "the task runs with the refreshed token:\n" + answer);
+            JsonNode request =
+                    runAndAssertRefreshedReadOnly(w, () -> w.mock.requests().toString());
+            assertEquals(
+                    "app_EMoamEEZ73f0CkXaXp7hrann", request.path("client_id").asText());
 
             JsonNode operator = JSON.readTree(Files.readString(login[0]));
             assertEquals(refreshedAccess, operator.at("/tokens/access_token").asText(), "written back");
@@ -190,19 +204,11 @@ class ProviderLoginIT {
                                     "max"))));
             Files.setPosixFilePermissions(login[0], PosixFilePermissions.fromString("rw-------"));
 
-            String id = w.submit("Look at your login");
-            String answer = w.finish(id, "approve_once").get("final_response").asText();
-
-            assertFalse(answer.contains(MARK), "no refresh token in the view:\n" + answer);
-            assertFalse(w.mock.requests().toString().contains(MARK), "nor anything the model saw");
-            assertTrue(answer.contains("LOGIN-READ-ONLY") && !answer.contains("LOGIN-WRITTEN"), answer);
-            assertEquals(1, requests.size(), "ServerFS refreshed the login once: " + requests);
-            JsonNode request = JSON.readTree(requests.get(0));
-            assertEquals(MARK, request.path("refresh_token").asText());
+            JsonNode request =
+                    runAndAssertRefreshedReadOnly(w, () -> w.mock.requests().toString());
             assertEquals(
                     "9d1c250a-e61b-44d9-88ed-5944d1962f5e",
                     request.path("client_id").asText());
-            assertTrue(answer.contains(refreshedAccess), "the task runs with the refreshed token:\n" + answer);
 
             JsonNode operator = JSON.readTree(Files.readString(login[0])).path("claudeAiOauth");
             assertEquals(refreshedAccess, operator.path("accessToken").asText(), "written back");
