@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -17,9 +18,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -238,11 +242,11 @@ public final class ProviderLogin {
      * The token endpoint: {@code fallback}, or the absolute {@code http}/{@code https} address in {@code environment}'s
      * {@code override} variable (the provider's own variable for it).
      */
-    public static URI endpoint(java.util.Map<String, String> environment, String override, URI fallback) {
+    public static URI endpoint(Map<String, String> environment, String override, URI fallback) {
         try {
             URI uri = new URI(environment.getOrDefault(override, ""));
             return uri.isAbsolute() && Set.of("http", "https").contains(uri.getScheme()) ? uri : fallback;
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             return fallback;
         }
     }
@@ -254,10 +258,10 @@ public final class ProviderLogin {
             return Optional.empty();
         }
         try {
-            JsonNode exp = JSON.readTree(java.util.Base64.getUrlDecoder().decode(parts[1]))
-                    .path("exp");
+            JsonNode exp =
+                    JSON.readTree(Base64.getUrlDecoder().decode(parts[1])).path("exp");
             return exp.canConvertToLong() ? Optional.of(Instant.ofEpochSecond(exp.asLong())) : Optional.empty();
-        } catch (IOException | IllegalArgumentException | java.time.DateTimeException e) {
+        } catch (IOException | IllegalArgumentException | DateTimeException e) {
             return Optional.empty();
         }
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.serverfs.provider.ProviderLogin;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +32,7 @@ record CodexLogin(URI endpoint) implements ProviderLogin.Format {
     static final Duration CODEX_INTERVAL = Duration.ofDays(8);
 
     /** The login at {@code file}, refreshed at the endpoint the server's {@code environment} names. */
-    static ProviderLogin at(java.nio.file.Path file, Map<String, String> environment) {
+    static ProviderLogin at(Path file, Map<String, String> environment) {
         return new ProviderLogin(
                 file, new CodexLogin(ProviderLogin.endpoint(environment, ENDPOINT_OVERRIDE, ENDPOINT)));
     }
