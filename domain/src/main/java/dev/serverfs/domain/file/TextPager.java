@@ -28,7 +28,9 @@ public final class TextPager {
     private static final long ONES = 0x0101010101010101L;
     private static final long NEWLINES = ONES * '\n';
     private static final long HIGHS = 0x8080808080808080L;
-    private static final int INITIAL_CAPACITY = 8 * 1024;
+    /** The page buffer's usual first size: the read's chunk, so a page of up to 64 KiB is never copied to grow. */
+    private static final int INITIAL_CAPACITY = 64 * 1024;
+
     private static final int MIN_CAPACITY = 64;
 
     private final long startLine;
