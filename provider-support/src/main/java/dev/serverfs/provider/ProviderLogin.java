@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * put another account's token in, or rotate the refresh token every other view and the operator's own CLI rely on.
  *
  * <p>So the tokens are refreshed here, outside every view, the way the provider itself would refresh them but earlier
- * ({@link Format#due}: before they could run out during the longest task), and written back to the operator's file
- * as the provider writes it: whole, owner-only, by an atomic rename, and only when nobody changed the file meanwhile
+ * ({@link Format#due}: before they could run out during the task, {@link #MARGIN} included), and written back to the
+ * operator's file as the provider writes it: whole, owner-only, by an atomic rename, and only when nobody changed the file meanwhile
  * (the operator's own CLI may refresh it too). A failed refresh changes nothing and is logged without any detail of
  * the login; the child starts with the tokens there are, and the provider reports the login error if they ran out.
  * A login that is not the provider's JSON is copied as it is, read-only still.
@@ -57,12 +57,8 @@ public final class ProviderLogin {
     /** One refresh at a time per login file in this process, so two starting children never spend one token twice. */
     private static final ConcurrentMap<Path, Object> LOCKS = new ConcurrentHashMap<>();
 
-    /**
-     * How long before they would run out tokens are refreshed: the longest task by default
-     * ({@code SERVERFS_AGENT_TASK_TIMEOUT_SECONDS}, two hours) and ten minutes more, so no child started with them
-     * sees them expire.
-     */
-    public static final Duration AHEAD = Duration.ofMinutes(130);
+    /** How long tokens must outlast the task's deadline: its provider child may take that long to stop. */
+    public static final Duration MARGIN = Duration.ofMinutes(10);
 
     /** Built on the first refresh: most servers never make one (an API key, or no login to refresh). */
     private static final class Http {
@@ -77,8 +73,8 @@ public final class ProviderLogin {
         /** The provider, for the log: {@code codex}, {@code claude}. */
         String provider();
 
-        /** The refresh to make before a child starts, when {@code login}'s tokens are due at {@code now}. */
-        Optional<Refresh> due(ObjectNode login, Instant now);
+        /** The refresh to make before a child starts when {@code login}'s tokens could run out before {@code until}. */
+        Optional<Refresh> due(ObjectNode login, Instant until);
 
         /** {@code login} with a token endpoint's {@code answer} applied, or empty when the answer is unusable. */
         Optional<ObjectNode> refreshed(ObjectNode login, JsonNode answer, Instant now);
@@ -97,16 +93,19 @@ public final class ProviderLogin {
 
     private final Path file;
     private final Format format;
+    private final Instant deadline;
     private final Clock clock;
 
-    public ProviderLogin(Path file, Format format, Clock clock) {
+    /** {@code deadline}: when the task the child runs times out; the child's tokens must last that long. */
+    public ProviderLogin(Path file, Format format, Instant deadline, Clock clock) {
         this.file = Objects.requireNonNull(file, "file");
         this.format = Objects.requireNonNull(format, "format");
+        this.deadline = Objects.requireNonNull(deadline, "deadline");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    public ProviderLogin(Path file, Format format) {
-        this(file, format, Clock.systemUTC());
+    public ProviderLogin(Path file, Format format, Instant deadline) {
+        this(file, format, deadline, Clock.systemUTC());
     }
 
     /** Where the provider reads its login: the same path in the view. */
@@ -130,7 +129,8 @@ public final class ProviderLogin {
                 return read;
             }
             ObjectNode current = login.get();
-            Optional<Refresh> refresh = format.due(current, clock.instant());
+            Instant now = clock.instant();
+            Optional<Refresh> refresh = format.due(current, (deadline.isAfter(now) ? deadline : now).plus(MARGIN));
             if (refresh.isPresent()) {
                 current = refresh(refresh.get(), current, bytes).orElse(current);
             }

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ProviderLoginTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant NOW = Instant.parse("2026-12-03T12:00:00Z");
+    /** When the task the tests start a child for times out: two hours from {@link #NOW}. */
+    private static final Instant DEADLINE = NOW.plus(Duration.ofHours(2));
 
     @TempDir
     Path dir;
@@ -68,7 +71,11 @@ class ProviderLoginTest {
     }
 
     private ProviderLogin login(URI endpoint) {
-        return new ProviderLogin(file, new TestLogin(endpoint), Clock.fixed(NOW, ZoneOffset.UTC));
+        return login(endpoint, DEADLINE);
+    }
+
+    private ProviderLogin login(URI endpoint, Instant deadline) {
+        return new ProviderLogin(file, new TestLogin(endpoint), deadline, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     private URI endpoint() {
@@ -109,13 +116,30 @@ class ProviderLoginTest {
 
     @Test
     void tokens_not_due_are_copied_without_a_request() throws IOException {
-        write(NOW.plus(ProviderLogin.AHEAD).plusSeconds(60).getEpochSecond());
+        write(DEADLINE.plus(ProviderLogin.MARGIN).plusSeconds(60).getEpochSecond());
         byte[] before = Files.readAllBytes(file);
         JsonNode view = tree(login(endpoint()).forView().orElseThrow());
         assertEquals(List.of(), requests);
         assertEquals("access-1", view.path("access").asText());
         assertEquals("", view.path("refresh").asText());
         assertArrayEquals(before, Files.readAllBytes(file));
+    }
+
+    /** The child cannot refresh them (its copy has no refresh token): they must outlast its task, however long. */
+    @Test
+    void tokens_are_due_when_they_could_run_out_before_the_tasks_deadline() throws IOException {
+        write(NOW.plus(Duration.ofHours(3)).getEpochSecond());
+        login(endpoint(), NOW.plus(Duration.ofHours(1))).forView();
+        assertEquals(List.of(), requests, "they outlast a task of an hour");
+
+        JsonNode view =
+                tree(login(endpoint(), NOW.plus(Duration.ofHours(5))).forView().orElseThrow());
+        assertEquals(1, requests.size(), "a task of five hours needs them refreshed");
+        assertEquals("access-2", view.path("access").asText());
+
+        write(NOW.plusSeconds(300).getEpochSecond());
+        login(endpoint(), NOW.minus(Duration.ofHours(1))).forView();
+        assertEquals(2, requests.size(), "a deadline already past still leaves the child its margin");
     }
 
     @Test

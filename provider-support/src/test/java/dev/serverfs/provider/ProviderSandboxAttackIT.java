@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.serverfs.application.port.out.ProviderView;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,7 +49,7 @@ class ProviderSandboxAttackIT {
         return new ProviderSandbox.Grants(
                 List.of(config),
                 Map.of(),
-                Optional.of(new ProviderLogin(config.resolve("auth.json"), TestLogin.FORMAT)),
+                Optional.of(new ProviderLogin(config.resolve("auth.json"), TestLogin.FORMAT, Instant.now())),
                 Map.of(config.resolve("settings.json"), "{}"),
                 List.of(),
                 Optional.empty(),

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -257,7 +258,7 @@ class ProviderSandboxIT {
         return new ProviderSandbox.Grants(
                 List.of(config),
                 Map.of(home.resolve(".provider.json"), "{}"),
-                Optional.of(new ProviderLogin(config.resolve("auth.json"), TestLogin.FORMAT)),
+                Optional.of(new ProviderLogin(config.resolve("auth.json"), TestLogin.FORMAT, Instant.now())),
                 Map.of(config.resolve("settings.json"), "{\"default\":true}"),
                 List.of(),
                 Optional.empty(),

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * A provider login format for the tests of this module: {@code {"access": ..., "refresh": ..., "expires": epoch
- * seconds}}, due when {@code expires} is within {@link ProviderLogin#AHEAD}, refreshed at {@code endpoint} with {@code
+ * seconds}}, due when {@code expires} comes before the horizon, refreshed at {@code endpoint} with {@code
  * {"refresh_token": ...}}, whose answer's {@code access_token}, {@code refresh_token} and {@code expires_in} it takes.
  */
 record TestLogin(URI endpoint) implements ProviderLogin.Format {
@@ -21,9 +21,9 @@ record TestLogin(URI endpoint) implements ProviderLogin.Format {
     }
 
     @Override
-    public Optional<ProviderLogin.Refresh> due(ObjectNode login, Instant now) {
+    public Optional<ProviderLogin.Refresh> due(ObjectNode login, Instant until) {
         if (login.path("refresh").asText("").isEmpty()
-                || Instant.ofEpochSecond(login.path("expires").asLong()).isAfter(now.plus(ProviderLogin.AHEAD))) {
+                || Instant.ofEpochSecond(login.path("expires").asLong()).isAfter(until)) {
             return Optional.empty();
         }
         ObjectNode body =

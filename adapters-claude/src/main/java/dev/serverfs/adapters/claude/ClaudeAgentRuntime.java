@@ -156,7 +156,8 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
                 sandbox.wrap(
                         command,
                         request.view(),
-                        ClaudeCommandLine.grants(settings.bin(), environment, settings.environment())),
+                        ClaudeCommandLine.grants(
+                                settings.bin(), environment, settings.environment(), request.deadlineAt())),
                 context,
                 child -> new Turn(child, context, request.profile(), resume, request.prompt()),
                 Turn::converse);

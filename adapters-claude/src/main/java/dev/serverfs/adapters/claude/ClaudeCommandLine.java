@@ -6,6 +6,7 @@ import dev.serverfs.domain.task.TaskProfile;
 import dev.serverfs.provider.ProviderCommand;
 import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -137,7 +138,8 @@ final class ClaudeCommandLine {
      * endpoint the {@code server}'s environment names) and user settings ({@code settings.json}) read-only inside it; its installation read-only; and the offline shell as {@code CLAUDE_CODE_SHELL_PREFIX}: Claude runs
      * every shell command through it, so commands have no network even once a human approved them.
      */
-    static ProviderSandbox.Grants grants(String bin, Map<String, String> environment, Map<String, String> server) {
+    static ProviderSandbox.Grants grants(
+            String bin, Map<String, String> environment, Map<String, String> server, Instant deadline) {
         Optional<Path> home =
                 Optional.ofNullable(environment.get("HOME")).map(Path::of).filter(Path::isAbsolute);
         Optional<Path> configDir = Optional.ofNullable(environment.get("CLAUDE_CONFIG_DIR"))
@@ -151,7 +153,7 @@ final class ClaudeCommandLine {
         return new ProviderSandbox.Grants(
                 configDir.stream().toList(),
                 files,
-                configDir.map(d -> ClaudeLogin.at(d.resolve(".credentials.json"), server)),
+                configDir.map(d -> ClaudeLogin.at(d.resolve(".credentials.json"), server, deadline)),
                 configDir.map(d -> Map.of(d.resolve("settings.json"), "{}")).orElse(Map.of()),
                 ProviderSandbox.installation(bin, environment).stream().toList(),
                 Optional.of("CLAUDE_CODE_SHELL_PREFIX"),

@@ -15,9 +15,9 @@ import java.util.Optional;
  * Claude Code's {@code .credentials.json} ({@link ProviderLogin}): a claude.ai login in {@code claudeAiOauth}
  * ({@code accessToken}, {@code refreshToken}, {@code expiresAt} in epoch milliseconds, {@code scopes}, the plan),
  * which Claude refreshes two minutes before {@code expiresAt} (2.1.197; never without a refresh token). Here it is
- * refreshed {@link ProviderLogin#AHEAD} before, with the request Claude sends: a JSON body with its public client id
- * (OAuth 2.0's refresh grant; no scope, so the granted one), posted to its token endpoint below the OAuth base that
- * {@code CLAUDE_CODE_CUSTOM_OAUTH_URL} names. Fields this class does not know are kept.
+ * refreshed sooner, when they could run out during the task, with the request Claude sends: a JSON body with its
+ * public client id (OAuth 2.0's refresh grant; no scope, so the granted one), posted to its token endpoint below the
+ * OAuth base that {@code CLAUDE_CODE_CUSTOM_OAUTH_URL} names. Fields this class does not know are kept.
  */
 record ClaudeLogin(URI endpoint) implements ProviderLogin.Format {
     /** Claude's variable for another OAuth base address. */
@@ -28,11 +28,14 @@ record ClaudeLogin(URI endpoint) implements ProviderLogin.Format {
     static final String CLIENT_ID = "9d1c250a-e61b-44d9-88ed-5944d1962f5e";
     static final String OAUTH = "claudeAiOauth";
 
-    /** The login at {@code file}, refreshed at the endpoint the server's {@code environment} names. */
-    static ProviderLogin at(Path file, Map<String, String> environment) {
+    /**
+     * The login at {@code file} for a task timing out at {@code deadline}, refreshed at the endpoint the server's
+     * {@code environment} names.
+     */
+    static ProviderLogin at(Path file, Map<String, String> environment, Instant deadline) {
         URI base = ProviderLogin.endpoint(environment, BASE_OVERRIDE, BASE);
         String root = base.toString().replaceAll("/+$", "");
-        return new ProviderLogin(file, new ClaudeLogin(URI.create(root + TOKEN_PATH)));
+        return new ProviderLogin(file, new ClaudeLogin(URI.create(root + TOKEN_PATH)), deadline);
     }
 
     @Override
@@ -41,13 +44,13 @@ record ClaudeLogin(URI endpoint) implements ProviderLogin.Format {
     }
 
     @Override
-    public Optional<ProviderLogin.Refresh> due(ObjectNode login, Instant now) {
+    public Optional<ProviderLogin.Refresh> due(ObjectNode login, Instant until) {
         JsonNode oauth = login.path(OAUTH);
         String refreshToken = oauth.path("refreshToken").asText("");
         JsonNode expiresAt = oauth.path("expiresAt");
         if (refreshToken.isEmpty()
                 || expiresAt.canConvertToLong()
-                        && Instant.ofEpochMilli(expiresAt.asLong()).isAfter(now.plus(ProviderLogin.AHEAD))) {
+                        && Instant.ofEpochMilli(expiresAt.asLong()).isAfter(until)) {
             return Optional.empty();
         }
         ObjectNode body = JsonNodeFactory.instance.objectNode();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.serverfs.domain.task.TaskProfile;
 import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,7 +67,8 @@ class ClaudeCommandLineTest {
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("rules")),
                         ProviderSandbox.Grants.Emptied.file(dir.resolve("remote-settings.json")),
                         ProviderSandbox.Grants.Emptied.file(dir.resolve("CLAUDE.md"))),
-                ClaudeCommandLine.grants("claude", Map.of("HOME", "/home/op", "PATH", "/nowhere"), Map.of())
+                ClaudeCommandLine.grants(
+                                "claude", Map.of("HOME", "/home/op", "PATH", "/nowhere"), Map.of(), Instant.EPOCH)
                         .emptied());
     }
 

@@ -10,6 +10,7 @@ import dev.serverfs.provider.ProviderLogin;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +18,9 @@ import org.junit.jupiter.api.Test;
 class ClaudeLoginTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant NOW = Instant.parse("2026-12-03T12:00:00Z");
+    /** What a task two hours long, started {@link #NOW}, needs its tokens to outlast. */
+    private static final Instant UNTIL = NOW.plus(Duration.ofHours(2)).plus(ProviderLogin.MARGIN);
+
     private static final ClaudeLogin FORMAT = new ClaudeLogin(URI.create("https://platform.claude.com/v1/oauth/token"));
 
     private static ObjectNode login(Instant expiresAt) throws Exception {
@@ -28,10 +32,9 @@ class ClaudeLoginTest {
 
     @Test
     void a_login_is_refreshed_before_it_could_run_out_during_a_task() throws Exception {
-        assertEquals(
-                Optional.empty(), FORMAT.due(login(NOW.plus(ProviderLogin.AHEAD).plusSeconds(1)), NOW));
+        assertEquals(Optional.empty(), FORMAT.due(login(UNTIL.plusSeconds(1)), UNTIL));
         ProviderLogin.Refresh refresh =
-                FORMAT.due(login(NOW.plus(Duration.ofHours(1))), NOW).orElseThrow();
+                FORMAT.due(login(NOW.plus(Duration.ofHours(1))), UNTIL).orElseThrow();
         assertEquals(
                 "{\"grant_type\":\"refresh_token\",\"refresh_token\":\"refresh-1\","
                         + "\"client_id\":\"9d1c250a-e61b-44d9-88ed-5944d1962f5e\"}",
@@ -39,8 +42,8 @@ class ClaudeLoginTest {
         assertEquals(FORMAT.endpoint(), refresh.endpoint());
         ObjectNode blank = login(Instant.EPOCH);
         ((ObjectNode) blank.get("claudeAiOauth")).put("refreshToken", "");
-        assertEquals(Optional.empty(), FORMAT.due(blank, NOW), "nothing to refresh with");
-        assertEquals(Optional.empty(), FORMAT.due((ObjectNode) JSON.readTree("{}"), NOW));
+        assertEquals(Optional.empty(), FORMAT.due(blank, UNTIL), "nothing to refresh with");
+        assertEquals(Optional.empty(), FORMAT.due((ObjectNode) JSON.readTree("{}"), UNTIL));
     }
 
     @Test
@@ -71,7 +74,7 @@ class ClaudeLoginTest {
     @Test
     void claude_own_variable_names_another_oauth_base() {
         java.nio.file.Path file = java.nio.file.Path.of("/nonexistent/.credentials.json");
-        assertEquals(file, ClaudeLogin.at(file, java.util.Map.of()).file());
+        assertEquals(file, ClaudeLogin.at(file, Map.of(), NOW).file());
         assertEquals(
                 URI.create("http://127.0.0.1:9"),
                 ProviderLogin.endpoint(

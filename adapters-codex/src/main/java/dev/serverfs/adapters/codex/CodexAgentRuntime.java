@@ -156,7 +156,8 @@ public final class CodexAgentRuntime implements AgentRuntime {
                 sandbox.wrap(
                         command,
                         request.view(),
-                        CodexCommandLine.grants(settings.bin(), environment, settings.environment())),
+                        CodexCommandLine.grants(
+                                settings.bin(), environment, settings.environment(), request.deadlineAt())),
                 context,
                 child -> new CodexTurn(child, context, request, settings.requestTimeout()),
                 CodexTurn::run);

@@ -6,6 +6,7 @@ import dev.serverfs.domain.task.TaskProfile;
 import dev.serverfs.provider.ProviderCommand;
 import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,7 +66,8 @@ final class CodexCommandLine {
      * workdir's {@code .codex} directories (a trusted project's configuration, hooks and rules, read from the task's
      * directory up to the project root) are concealed: a task can write them, and Codex starts what they name.
      */
-    static ProviderSandbox.Grants grants(String bin, Map<String, String> environment, Map<String, String> server) {
+    static ProviderSandbox.Grants grants(
+            String bin, Map<String, String> environment, Map<String, String> server, Instant deadline) {
         Optional<Path> codexHome = Optional.ofNullable(environment.get("CODEX_HOME"))
                 .or(() -> Optional.ofNullable(environment.get("HOME")).map(home -> home + "/.codex"))
                 .map(Path::of)
@@ -73,7 +75,7 @@ final class CodexCommandLine {
         return new ProviderSandbox.Grants(
                 codexHome.stream().toList(),
                 Map.of(),
-                codexHome.map(h -> CodexLogin.at(h.resolve("auth.json"), server)),
+                codexHome.map(h -> CodexLogin.at(h.resolve("auth.json"), server, deadline)),
                 codexHome.map(h -> Map.of(h.resolve("config.toml"), "")).orElse(Map.of()),
                 ProviderSandbox.installation(bin, environment).stream().toList(),
                 Optional.empty(),

@@ -18,8 +18,8 @@ import java.util.Optional;
  * ChatGPT login ({@code tokens}: {@code id_token}, {@code access_token}, {@code refresh_token}, {@code account_id};
  * {@code last_refresh}), which Codex refreshes once {@code last_refresh} is {@link #CODEX_INTERVAL} old or a request
  * is refused (earlier releases), or a few minutes before the access token's {@code exp} (0.171). Here it is
- * refreshed {@link ProviderLogin#AHEAD} sooner than either, with the refresh both send: a JSON body with Codex's public
- * client id (OAuth 2.0's refresh grant, no scope: the granted one), posted to its token endpoint, which {@code
+ * refreshed sooner, when either could come during the task, with the refresh both send: a JSON body with Codex's
+ * public client id (OAuth 2.0's refresh grant, no scope: the granted one), posted to its token endpoint, which {@code
  * CODEX_REFRESH_TOKEN_URL_OVERRIDE} replaces as it does for Codex. Fields this class does not know are kept.
  */
 record CodexLogin(URI endpoint) implements ProviderLogin.Format {
@@ -31,10 +31,13 @@ record CodexLogin(URI endpoint) implements ProviderLogin.Format {
     /** How old Codex lets {@code last_refresh} become before it refreshes on its own. */
     static final Duration CODEX_INTERVAL = Duration.ofDays(8);
 
-    /** The login at {@code file}, refreshed at the endpoint the server's {@code environment} names. */
-    static ProviderLogin at(Path file, Map<String, String> environment) {
+    /**
+     * The login at {@code file} for a task timing out at {@code deadline}, refreshed at the endpoint the server's
+     * {@code environment} names.
+     */
+    static ProviderLogin at(Path file, Map<String, String> environment, Instant deadline) {
         return new ProviderLogin(
-                file, new CodexLogin(ProviderLogin.endpoint(environment, ENDPOINT_OVERRIDE, ENDPOINT)));
+                file, new CodexLogin(ProviderLogin.endpoint(environment, ENDPOINT_OVERRIDE, ENDPOINT)), deadline);
     }
 
     @Override
@@ -43,18 +46,17 @@ record CodexLogin(URI endpoint) implements ProviderLogin.Format {
     }
 
     @Override
-    public Optional<ProviderLogin.Refresh> due(ObjectNode login, Instant now) {
+    public Optional<ProviderLogin.Refresh> due(ObjectNode login, Instant until) {
         JsonNode tokens = login.path("tokens");
         String refreshToken = tokens.path("refresh_token").asText("");
         if (refreshToken.isEmpty()) {
             return Optional.empty();
         }
-        Instant horizon = now.plus(ProviderLogin.AHEAD);
         boolean stale = lastRefresh(login)
-                .map(last -> !last.plus(CODEX_INTERVAL).isAfter(horizon))
+                .map(last -> !last.plus(CODEX_INTERVAL).isAfter(until))
                 .orElse(true);
         boolean expiring = ProviderLogin.expiry(tokens.path("access_token").asText(""))
-                .map(exp -> !exp.isAfter(horizon))
+                .map(exp -> !exp.isAfter(until))
                 .orElse(false);
         if (!stale && !expiring) {
             return Optional.empty();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import dev.serverfs.domain.task.TaskProfile;
 import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,11 @@ class CodexCommandLineTest {
                         ProviderSandbox.Grants.Emptied.directory(home.resolve("skills")),
                         ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.md")),
                         ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.override.md"))),
-                CodexCommandLine.grants("codex", Map.of("CODEX_HOME", home.toString(), "PATH", "/nowhere"), Map.of())
+                CodexCommandLine.grants(
+                                "codex",
+                                Map.of("CODEX_HOME", home.toString(), "PATH", "/nowhere"),
+                                Map.of(),
+                                Instant.EPOCH)
                         .emptied());
     }
 

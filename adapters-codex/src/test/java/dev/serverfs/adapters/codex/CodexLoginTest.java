@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Test;
 class CodexLoginTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant NOW = Instant.parse("2026-12-03T12:00:00Z");
+    /** What a task two hours long, started {@link #NOW}, needs its tokens to outlast. */
+    private static final Instant UNTIL = NOW.plus(Duration.ofHours(2)).plus(ProviderLogin.MARGIN);
+
     private static final CodexLogin FORMAT = new CodexLogin(CodexLogin.ENDPOINT);
 
     private static String jwt(Instant exp) {
@@ -40,29 +43,30 @@ class CodexLoginTest {
     @Test
     void a_chatgpt_login_is_refreshed_before_codex_would_and_before_its_access_token_runs_out() throws Exception {
         Instant farExpiry = NOW.plus(Duration.ofDays(30));
-        assertEquals(Optional.empty(), FORMAT.due(chatgpt(NOW.minus(Duration.ofDays(1)), farExpiry), NOW));
-        Instant almostEightDays =
-                NOW.minus(CodexLogin.CODEX_INTERVAL).plus(ProviderLogin.AHEAD).minusSeconds(1);
+        assertEquals(Optional.empty(), FORMAT.due(chatgpt(NOW.minus(Duration.ofDays(1)), farExpiry), UNTIL));
+        Instant almostEightDays = UNTIL.minus(CodexLogin.CODEX_INTERVAL).minusSeconds(1);
         ProviderLogin.Refresh refresh =
-                FORMAT.due(chatgpt(almostEightDays, farExpiry), NOW).orElseThrow();
+                FORMAT.due(chatgpt(almostEightDays, farExpiry), UNTIL).orElseThrow();
         assertEquals(CodexLogin.ENDPOINT, refresh.endpoint());
         assertEquals(
                 "{\"client_id\":\"app_EMoamEEZ73f0CkXaXp7hrann\",\"grant_type\":\"refresh_token\","
                         + "\"refresh_token\":\"refresh-1\"}",
                 refresh.body().toString());
         assertTrue(
-                FORMAT.due(chatgpt(NOW, NOW.plus(Duration.ofMinutes(30))), NOW).isPresent(), "access runs out");
+                FORMAT.due(chatgpt(NOW, NOW.plus(Duration.ofMinutes(30))), UNTIL)
+                        .isPresent(),
+                "access runs out");
         ObjectNode unknownAge = chatgpt(NOW, farExpiry);
         unknownAge.remove("last_refresh");
-        assertTrue(FORMAT.due(unknownAge, NOW).isPresent(), "no last_refresh: Codex would refresh");
+        assertTrue(FORMAT.due(unknownAge, UNTIL).isPresent(), "no last_refresh: Codex would refresh");
     }
 
     @Test
     void an_api_key_or_a_blank_refresh_token_is_never_refreshed() throws Exception {
-        assertEquals(Optional.empty(), FORMAT.due((ObjectNode) JSON.readTree("{\"OPENAI_API_KEY\":\"sk-1\"}"), NOW));
+        assertEquals(Optional.empty(), FORMAT.due((ObjectNode) JSON.readTree("{\"OPENAI_API_KEY\":\"sk-1\"}"), UNTIL));
         ObjectNode blank = chatgpt(Instant.EPOCH, Instant.EPOCH);
         ((ObjectNode) blank.get("tokens")).put("refresh_token", "");
-        assertEquals(Optional.empty(), FORMAT.due(blank, NOW));
+        assertEquals(Optional.empty(), FORMAT.due(blank, UNTIL));
     }
 
     @Test
@@ -99,6 +103,6 @@ class CodexLoginTest {
                         Map.of(CodexLogin.ENDPOINT_OVERRIDE, "not a url"),
                         CodexLogin.ENDPOINT_OVERRIDE,
                         CodexLogin.ENDPOINT));
-        assertEquals(file, CodexLogin.at(file, Map.of()).file());
+        assertEquals(file, CodexLogin.at(file, Map.of(), NOW).file());
     }
 }
