@@ -40,10 +40,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>So the tokens are refreshed here, outside every view, the way the provider itself would refresh them but earlier
  * ({@link Format#due}: before they could run out during the task, {@link #MARGIN} included), and written back to the
- * operator's file as the provider writes it: whole, owner-only, by an atomic rename, and only when nobody changed the file meanwhile
- * (the operator's own CLI may refresh it too). A failed refresh changes nothing and is logged without any detail of
- * the login; the child starts with the tokens there are, and the provider reports the login error if they ran out.
- * A login that is not the provider's JSON is copied as it is, read-only still.
+ * operator's file as the provider writes it: whole, owner-only, by an atomic rename, and only when nobody changed the
+ * file meanwhile (the operator's own CLI may refresh it too). A failed refresh changes nothing and is logged without
+ * any detail of the login; the child starts with the tokens there are, and the provider reports the login error if
+ * they ran out. A login that is not the provider's JSON is copied as it is, read-only still.
  */
 public final class ProviderLogin {
     private static final Logger LOG = LoggerFactory.getLogger(ProviderLogin.class);
