@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The operator's provider login as a real Codex (and Claude Code) task meets it, through a real {@code serve}: a ChatGPT login whose
- * access token runs out within the lead is refreshed by ServerFS at a real token endpoint (on loopback, named by
+ * The operator's provider login as a real Codex (and Claude Code) task meets it, through a real {@code serve}: a
+ * ChatGPT login whose access token runs out in five minutes (before any task's deadline and margin) is refreshed by ServerFS at a real token endpoint (on loopback, named by
  * Codex's own {@code CODEX_REFRESH_TOKEN_URL_OVERRIDE}) before the child starts; the task's command reads the login
  * in its view (the new access token, no refresh token) and, outside Codex's own sandbox (a human approved it), tries
  * to overwrite it, as a task that wanted to plant another account's token would. The operator's file holds the
@@ -138,7 +138,7 @@ class ProviderLoginIT {
                                             "id_token",
                                             idToken(),
                                             "access_token",
-                                            jwt(Instant.now().plus(Duration.ofMinutes(20)), "access-1"),
+                                            jwt(Instant.now().plus(Duration.ofMinutes(5)), "access-1"),
                                             "refresh_token",
                                             MARK,
                                             "account_id",
@@ -197,7 +197,7 @@ class ProviderLoginIT {
                                     "refreshToken",
                                     MARK,
                                     "expiresAt",
-                                    Instant.now().plus(Duration.ofMinutes(20)).toEpochMilli(),
+                                    Instant.now().plus(Duration.ofMinutes(5)).toEpochMilli(),
                                     "scopes",
                                     List.of("user:inference", "user:profile"),
                                     "subscriptionType",
