@@ -31,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The operator's provider login as a real Codex (and Claude Code) task meets it, through a real {@code serve}: a
  * ChatGPT login whose access token runs out in five minutes (before any task's deadline and margin) is refreshed by
  * ServerFS at a real token endpoint (on loopback, named by Codex's own {@code CODEX_REFRESH_TOKEN_URL_OVERRIDE})
- * before the child starts; the task's command reads the login in its view (the new access token, no refresh token) and, outside Codex's own sandbox (a human approved it), tries
- * to overwrite it, as a task that wanted to plant another account's token would. The operator's file holds the
- * refreshed login afterwards, unchanged by the task.
+ * before the child starts; the task's command reads the login in its view (the new access token, no refresh token)
+ * and, outside Codex's own sandbox (a human approved it), tries to overwrite it, as a task that wanted to plant
+ * another account's token would. The operator's file holds the refreshed login afterwards, unchanged by the task.
  */
 class ProviderLoginIT {
     private static final ObjectMapper JSON = new ObjectMapper();
