@@ -332,7 +332,8 @@ public final class ProviderSandbox {
      * What bubblewrap reads on descriptors of its own ({@code --args}, {@code --ro-bind-data}) rather than from its
      * argv: Java gives a child no descriptor beyond the standard three, so {@code /bin/sh} opens each from an
      * owner-only file (in an owner-only directory), removes the files and becomes bubblewrap (the same process: the
-     * pid the recovery guard records is bubblewrap's). It runs nothing when a file cannot be opened.
+     * pid the recovery guard records is bubblewrap's). When a file cannot be opened it removes them all the same, and
+     * runs nothing.
      */
     private final class Descriptors {
         /** The first descriptor after the standard three. */
@@ -362,7 +363,7 @@ public final class ProviderSandbox {
                 files.forEach(f -> new java.io.File(f).delete());
                 throw new ServerFsException(ErrorCode.AGENT_PROVIDER_ERROR, "the provider's view could not be built");
             }
-            StringBuilder opens = new StringBuilder("exec");
+            StringBuilder opens = new StringBuilder("command exec");
             StringBuilder removes = new StringBuilder("rm -f --");
             for (int i = 1; i <= files.size(); i++) {
                 opens.append(' ')
@@ -372,7 +373,10 @@ public final class ProviderSandbox {
                         .append("}\"");
                 removes.append(" \"${").append(i).append("}\"");
             }
-            String script = opens + " && " + removes + " && shift " + files.size() + " && exec \"$@\"";
+            // `command exec`: a file that cannot be opened fails the redirection without ending the shell, so every
+            // file is removed whatever happened, and then nothing runs
+            String script = opens + "; s=$?; " + removes + "; [ \"$s\" = 0 ] || exit \"$s\"; shift " + files.size()
+                    + " && exec \"$@\"";
             List<String> launch = new ArrayList<>(List.of("/bin/sh", "-c", script, "serverfs-view-arguments"));
             launch.addAll(files);
             launch.addAll(argv);

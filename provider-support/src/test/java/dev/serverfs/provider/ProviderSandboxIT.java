@@ -254,6 +254,37 @@ class ProviderSandboxIT {
         assertEquals("{\"operator\":true}", Files.readString(config.resolve("settings.json")));
     }
 
+    /**
+     * What bubblewrap reads on descriptors (the concealed entries, the login's copy: here both) is written to files the
+     * launcher opens and removes; one that cannot be opened (removed meanwhile) leaves none of the others behind, the
+     * login's tokens among them, and runs nothing.
+     */
+    @Test
+    void the_descriptor_files_are_removed_even_when_one_cannot_be_opened() throws Exception {
+        Files.writeString(config.resolve("auth.json"), "{\"access\":\"access-1\",\"refresh\":\"\",\"expires\":0}");
+        ProviderCommand command = sandbox()
+                .wrap(
+                        new ProviderCommand(
+                                List.of("/bin/sh", "-c", "echo RAN"),
+                                work,
+                                Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"),
+                                1024),
+                        new ProviderView(
+                                work, work, true, List.of(new ProviderView.Concealed(".env".getBytes(UTF_8), false))),
+                        grants());
+        List<Path> files = command.argv().stream()
+                .filter(a ->
+                        a.startsWith("/") && Path.of(a).getFileName().toString().startsWith("args-"))
+                .map(Path::of)
+                .toList();
+        assertEquals(2, files.size(), command.argv().toString());
+        Files.delete(files.get(1));
+
+        String out = start(command);
+        assertFalse(out.contains("RAN"), out);
+        assertFalse(Files.exists(files.get(0)), "a descriptor file was left behind");
+    }
+
     private ProviderSandbox.Grants grants() {
         return new ProviderSandbox.Grants(
                 List.of(config),
