@@ -421,23 +421,20 @@ public final class LinuxWorkdirFileSystem
 
     /** The entry's own type from {@code d_type}, or an {@code lstat} when the filesystem does not say; null if gone. */
     static FileType typeOf(int dirFd, Dirents.Dirent d) {
-        if (d.type() != OpenFlags.DT_UNKNOWN) {
-            return typeOf(d.type());
-        }
-        try {
-            return Syscalls.statx(dirFd, d.name(), AT_SYMLINK_NOFOLLOW).type();
-        } catch (ErrnoException e) {
-            return null;
-        }
+        return d.type() != OpenFlags.DT_UNKNOWN
+                ? typeOf(d.type())
+                : lstatType(dirFd, d.name().getBytes(StandardCharsets.UTF_8));
     }
 
     /** {@link #typeOf(int, Dirents.Dirent)} of an entry whose name is not valid UTF-8. */
     private static FileType typeOf(int dirFd, Dirents.Undecodable u) {
-        if (u.type() != OpenFlags.DT_UNKNOWN) {
-            return typeOf(u.type());
-        }
+        return u.type() != OpenFlags.DT_UNKNOWN ? typeOf(u.type()) : lstatType(dirFd, u.name());
+    }
+
+    /** The type of entry {@code name} of {@code dirFd} by an {@code lstat}; null if gone. */
+    private static FileType lstatType(int dirFd, byte[] name) {
         try {
-            return Syscalls.statx(dirFd, u.name(), AT_SYMLINK_NOFOLLOW).type();
+            return Syscalls.statx(dirFd, name, AT_SYMLINK_NOFOLLOW).type();
         } catch (ErrnoException e) {
             return null;
         }
