@@ -63,6 +63,10 @@ final class ClaudeCommandLine {
         env.put("GIT_CONFIG_COUNT", "1");
         env.put("GIT_CONFIG_KEY_0", "core.fsmonitor");
         env.put("GIT_CONFIG_VALUE_0", "false");
+        // ...and a clean filter (filter.<name>.clean, any name) ran in the git status Claude runs for its prompt at
+        // every turn's start, before any tool and without approval: Claude runs no git of its own then (nor puts
+        // its git instructions in the prompt); git runs only in the commands a human approves, offline.
+        env.put("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS", "1");
         env.put("DISABLE_TELEMETRY", "1");
         env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
         env.put("DISABLE_AUTOUPDATER", "1");

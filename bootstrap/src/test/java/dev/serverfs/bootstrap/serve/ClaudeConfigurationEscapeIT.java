@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the command line closed them ({@code ClaudeCommandLine}: the workdir's settings unread, hooks off, the shell prefix
  * pinned, {@code core.fsmonitor} off). The others attack what the command line cannot close: MCP servers a task
  * configured (until every turn ran {@code --strict-mcp-config}), the transcripts (while every workdir's tasks shared
- * the operator's {@code ~/.claude}; each workdir now has its own, {@code ProviderSandbox}), a git clean filter (until
- * the view got a network namespace of its own whose only way out is the egress relay).
+ * the operator's {@code ~/.claude}; each workdir now has its own, {@code ProviderSandbox}), a git clean filter (kept
+ * from loopback once the view got a network namespace of its own, never run once Claude ran no git of its own).
  */
 class ClaudeConfigurationEscapeIT {
     private static final String MARK = "SECRET-" + UUID.randomUUID();
@@ -213,13 +213,15 @@ class ClaudeConfigurationEscapeIT {
     }
 
     /**
-     * What the Claude process itself starts runs in the view's network namespace, whose only way out is the egress
-     * relay: a clean filter a task configured in the workdir's git repository (Claude's own {@code git status} runs
-     * it, before any tool and without approval) reaches no loopback server that stands in for ServerFS' {@code /mcp},
-     * while the turn still reaches its allow-listed model. Failed (NET-OPEN) while the view shared the host's network.
+     * A clean filter a task configured in the workdir's git repository runs whenever git hashes the file: Claude's own
+     * {@code git status}, which it ran at every turn's start for its prompt, before any tool and without approval,
+     * ran it as the provider (with the relay). Claude no longer runs git on its own ({@code
+     * CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS}), so nothing runs; the turn still reaches its allow-listed model. Failed
+     * (the filter ran, NET-CLOSED: the view's network namespace kept it from a loopback server standing in for
+     * ServerFS' {@code /mcp}; NET-OPEN while the view shared the host's network) before.
      */
     @Test
-    void a_clean_filter_claude_runs_itself_reaches_no_loopback_server() throws Exception {
+    void a_clean_filter_a_task_configured_never_runs_without_approval() throws Exception {
         Path bin = ClaudeCode.binary();
         try (ServerSocket standIn = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
                 ProviderWorld<MockMessagesApi> w =
@@ -239,8 +241,7 @@ class ClaudeConfigurationEscapeIT {
             Files.writeString(proj.resolve("tracked.txt"), "one\n"); // same size, newer: git hashes it, filtered
             JsonNode task = w.awaitStatus(w.submit("hello"), "succeeded");
             assertEquals("done", task.get("final_response").asText(), "the turn reached its model");
-            String filter = Files.readString(proj.resolve("filter.txt"));
-            assertTrue(filter.contains("NET-CLOSED") && !filter.contains("NET-OPEN"), filter);
+            assertFalse(Files.exists(proj.resolve("filter.txt")), "Claude ran the task's filter");
         }
     }
 
