@@ -45,6 +45,10 @@ final class ConnectionGate implements ChannelListener<AcceptingChannel<StreamCon
         try {
             connection = channel.accept();
         } catch (IOException e) {
+            if (!channel.isOpen()) {
+                // The server is closing: the other I/O thread saw the same readiness, or it came before the close.
+                return;
+            }
             // EMFILE and friends: the kernel keeps the connection queued; the next accept event retries.
             log.atWarn()
                     .setMessage("mcp_accept_failed")

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,6 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.xnio.IoUtils;
 import org.xnio.OptionMap;
 import org.xnio.Options;
@@ -30,7 +33,8 @@ import org.xnio.channels.AcceptingChannel;
  * The running MCP endpoint: Streamable HTTP at {@code POST /mcp} plus {@code GET /healthz}, on Undertow's HTTP/1.1
  * listener over an XNIO server of our own, so that connections past the cap are refused at accept ({@link
  * ConnectionGate}). Tool calls run on virtual threads, never on the I/O threads. Start with {@link #start}; {@link
- * #close} stops accepting, then waits briefly for calls in flight.
+ * #close} stops accepting, lets the exchanges in flight finish within {@link #CLOSE_GRACE}, and only then stops the
+ * I/O threads and the calls' executor ({@link DrainHandler}).
  */
 public final class McpServer implements AutoCloseable {
 
@@ -40,6 +44,21 @@ public final class McpServer implements AutoCloseable {
     private static final int BUFFER_BYTES = 16 * 1024 - 20;
 
     private static final int POOLED_BUFFERS = 256;
+
+    /**
+     * How long {@link #close} lets the exchanges in flight finish (their answers written, their exchanges ended on
+     * the I/O threads) before it stops the I/O threads and interrupts the calls still running; {@code serve}'s
+     * shutdown hook allows 20 s in all, the Agent service's stop included.
+     */
+    static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
+
+    /** How long {@link #close} waits for the I/O threads to stop once nothing is in flight. */
+    private static final Duration IO_STOP = Duration.ofSeconds(5);
+
+    /** How long {@link #close} waits for the calls it interrupted, once the grace is over, to end. */
+    private static final Duration INTERRUPTED_STOP = Duration.ofSeconds(1);
+
+    private static final Logger log = LoggerFactory.getLogger(McpServer.class);
 
     /** Undertow.builder()'s own worker options, with our two I/O threads and two task threads. */
     private static final OptionMap WORKER_OPTIONS = OptionMap.builder()
@@ -65,6 +84,7 @@ public final class McpServer implements AutoCloseable {
     private final XnioWorker io;
     private final AcceptingChannel<StreamConnection> listener;
     private final ConnectionGate connections;
+    private final DrainHandler inFlight;
     private final ExecutorService workers;
     private final ByteBudget budget;
     private final ByteBudget responses;
@@ -79,6 +99,7 @@ public final class McpServer implements AutoCloseable {
             XnioWorker io,
             AcceptingChannel<StreamConnection> listener,
             ConnectionGate connections,
+            DrainHandler inFlight,
             ExecutorService workers,
             ByteBudget budget,
             ByteBudget responses,
@@ -89,6 +110,7 @@ public final class McpServer implements AutoCloseable {
         this.io = io;
         this.listener = listener;
         this.connections = connections;
+        this.inFlight = inFlight;
         this.budget = budget;
         this.responses = responses;
         this.workers = workers;
@@ -165,7 +187,8 @@ public final class McpServer implements AutoCloseable {
                 .set(UndertowOptions.BUFFER_PIPELINED_DATA, true)
                 .getMap();
         HttpOpenListener open = new HttpOpenListener(bufferPool(), serverOptions);
-        open.setRootHandler(handler);
+        DrainHandler inFlight = new DrainHandler(handler);
+        open.setRootHandler(inFlight);
         ConnectionGate connections =
                 new ConnectionGate(open, settings.transport().maxConnections(), stats);
         XnioWorker io = null;
@@ -191,6 +214,7 @@ public final class McpServer implements AutoCloseable {
                 io,
                 listener,
                 connections,
+                inFlight,
                 workers,
                 budget,
                 responses,
@@ -255,26 +279,55 @@ public final class McpServer implements AutoCloseable {
         return tools;
     }
 
-    /** Stops listening and serving; a second call does nothing (XNIO's worker would hang on it). */
+    /**
+     * Stops accepting connections and refuses new requests on open ones (503), lets the exchanges in flight finish
+     * within {@link #CLOSE_GRACE}, then stops the I/O threads (closing every connection) and interrupts the calls
+     * still running. A second call does nothing (XNIO's worker would hang on it).
+     */
     @Override
     public void close() {
+        closeWithin(CLOSE_GRACE);
+    }
+
+    /**
+     * As {@link #close()}, with {@code grace} for the exchanges in flight. The I/O threads complete every exchange
+     * (its answer is written from the call's thread, its end handed to the connection's I/O thread), so they stop
+     * only after the exchanges end: stopped first, they cut answers off, and one already written had its end refused
+     * by the stopped thread, which Undertow logged as {@code UT005071} with an {@code IllegalStateException}.
+     */
+    void closeWithin(Duration grace) {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        long deadline = System.nanoTime() + grace.toNanos();
         IoUtils.safeClose(listener);
+        try {
+            int left = inFlight.close(grace);
+            if (left > 0) {
+                log.atWarn()
+                        .setMessage("mcp_shutdown_grace_expired")
+                        .addKeyValue("in_flight", left)
+                        .log();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         io.shutdown();
         try {
-            if (!io.awaitTermination(10, TimeUnit.SECONDS)) {
+            if (!io.awaitTermination(IO_STOP.toMillis(), TimeUnit.MILLISECONDS)) {
                 io.shutdownNow();
             }
         } catch (InterruptedException e) {
             io.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        // Only a call that outlived the grace can still be running: it is interrupted (its connection is closed).
         workers.shutdown();
         try {
-            if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
+            if (!workers.awaitTermination(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS)) {
                 workers.shutdownNow();
+                // Interrupted calls end at once; the wiring closes what they use only after this returns.
+                workers.awaitTermination(INTERRUPTED_STOP.toMillis(), TimeUnit.MILLISECONDS);
             }
         } catch (InterruptedException e) {
             workers.shutdownNow();

@@ -52,7 +52,8 @@ import java.util.Set;
 /**
  * Composition of the {@code serve} process: configuration → adapters → use cases → MCP tools → {@link McpServer}.
  * Every tool group of every surface is registered in {@link #tools}; the server itself leaves out the surfaces
- * {@link #surfaces} does not enable (CONTRACT.md §1, reference §1.5). Closing stops the server, then releases the
+ * {@link #surfaces} does not enable (CONTRACT.md §1, reference §1.5). Closing stops the server (letting the calls in
+ * flight finish), then closes what the calls use: the metrics, the Agent wiring, the ingress client, and the
  * filesystem adapter's root descriptors.
  */
 public final class ServeWiring implements AutoCloseable {
@@ -157,17 +158,24 @@ public final class ServeWiring implements AutoCloseable {
         return metrics.map(ServeMetrics::address);
     }
 
+    /**
+     * Closes the server first: it lets the calls in flight finish ({@link McpServer#close}), and those still use the
+     * metrics, the Agent wiring, the ingress client and the filesystem adapter, closed after it.
+     */
     @Override
     public void close() {
         try {
-            metrics.ifPresent(ServeMetrics::close);
             server.close();
         } finally {
             try {
-                agent.close();
+                metrics.ifPresent(ServeMetrics::close);
             } finally {
-                ingress.ifPresent(SidecarFileIngress::close);
-                fileSystem.close();
+                try {
+                    agent.close();
+                } finally {
+                    ingress.ifPresent(SidecarFileIngress::close);
+                    fileSystem.close();
+                }
             }
         }
     }
