@@ -428,7 +428,8 @@ public final class ProviderSandbox {
      * read-write (created when missing), then over them a copy of the operator's login read-only, taken now (where
      * the operator has one; {@link ProviderLogin}) and the operator's settings read-only (else the default), so no
      * task can plant a setting the provider would act on later or change the login of another workdir's tasks; last
-     * the {@link Grants#emptied} names, empty and read-only (a subagent, a skill, an exec-policy rule, instructions).
+     * the {@link Grants#emptied} names, empty and read-only (a subagent, a skill, an exec-policy rule, instructions), or
+     * fresh for this child alone (a global configuration the provider rewrites, a session's environment scripts).
      */
     private static void bindConfiguration(List<String> argv, Grants grants, Path own, Descriptors descriptors) {
         for (Path p : grants.directories()) {
@@ -452,7 +453,18 @@ public final class ProviderSandbox {
             argv.addAll(List.of("--ro-bind", source.toString(), p.toString()));
         }
         for (Grants.Emptied e : grants.emptied()) {
-            conceal(argv, e.path(), e.directory());
+            if (!e.fresh()) {
+                conceal(argv, e.path(), e.directory());
+            } else if (e.directory()) {
+                argv.addAll(List.of("--perms", "0700", "--tmpfs", e.path().toString()));
+            } else {
+                argv.addAll(List.of(
+                        "--perms",
+                        "0600",
+                        "--bind-data",
+                        descriptors.add(e.content().getBytes(StandardCharsets.UTF_8)),
+                        e.path().toString()));
+            }
         }
     }
 
@@ -751,7 +763,8 @@ public final class ProviderSandbox {
      * sandbox of its own, and the names of the provider's project configuration, which the view conceals in the
      * task's directory and each one above it up to the workdir's root. Last, the {@code emptied} names inside the
      * configuration: shown empty and read-only whatever the workdir's directory holds there, because the provider acts
-     * on what they say (grants itself permissions, follows instructions) and any task could have written them.
+     * on what they say (grants itself permissions, follows instructions, runs programs) and any task could have
+     * written them; or, where the provider must write them itself, fresh for each child and gone with it.
      */
     public record Grants(
             List<Path> directories,
@@ -779,18 +792,37 @@ public final class ProviderSandbox {
                     List.of(), Map.of(), Optional.empty(), Map.of(), readOnly, offlineShell, List.of(), List.of());
         }
 
-        /** A name the view shows as an empty read-only directory ({@code directory}) or an empty read-only file. */
-        public record Emptied(Path path, boolean directory) {
+        /**
+         * A name the view shows as an empty read-only directory ({@code directory}) or an empty read-only file; or,
+         * {@code fresh}, as a new one each child may write and none after it sees: an empty directory, or a file
+         * holding {@code content}, gone with the child (what the provider must be able to write at every start, but
+         * acts on when it finds it there at the next).
+         */
+        public record Emptied(Path path, boolean directory, boolean fresh, String content) {
             public Emptied {
                 Objects.requireNonNull(path, "path");
+                Objects.requireNonNull(content, "content");
+                if (!content.isEmpty() && (directory || !fresh)) {
+                    throw new IllegalArgumentException("only a fresh file has content");
+                }
             }
 
             public static Emptied directory(Path path) {
-                return new Emptied(path, true);
+                return new Emptied(path, true, false, "");
             }
 
             public static Emptied file(Path path) {
-                return new Emptied(path, false);
+                return new Emptied(path, false, false, "");
+            }
+
+            /** A new empty directory in each view, writable, gone with the child. */
+            public static Emptied freshDirectory(Path path) {
+                return new Emptied(path, true, true, "");
+            }
+
+            /** A new file holding {@code content} in each view, writable, gone with the child. */
+            public static Emptied freshFile(Path path, String content) {
+                return new Emptied(path, false, true, content);
             }
         }
     }

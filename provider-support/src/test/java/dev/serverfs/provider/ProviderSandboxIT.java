@@ -203,6 +203,47 @@ class ProviderSandboxIT {
     }
 
     /**
+     * The fresh names of the configuration (a global configuration the provider rewrites, a directory of session
+     * scripts) start as given in every view, are writable, and nothing written there reaches the next view or the
+     * workdir's directory.
+     */
+    @Test
+    void the_fresh_names_of_the_configuration_start_anew_in_every_view() throws Exception {
+        ProviderSandbox.Grants plain = grants();
+        ProviderSandbox.Grants fresh = new ProviderSandbox.Grants(
+                plain.directories(),
+                Map.of(),
+                plain.login(),
+                plain.settings(),
+                plain.readOnly(),
+                plain.offlineShell(),
+                plain.projectConfiguration(),
+                List.of(
+                        ProviderSandbox.Grants.Emptied.freshDirectory(config.resolve("session-env")),
+                        ProviderSandbox.Grants.Emptied.freshFile(config.resolve("global.json"), "{}"),
+                        ProviderSandbox.Grants.Emptied.freshFile(home.resolve(".provider.json"), "{}")));
+        String write =
+                "echo BEGIN; cat $HOME/.provider/global.json $HOME/.provider.json; ls -A $HOME/.provider/session-env;"
+                        + " echo END; echo planted > $HOME/.provider/global.json; echo planted > $HOME/.provider.json;"
+                        + " echo planted > $HOME/.provider/session-env/s.sh; cat $HOME/.provider/session-env/s.sh";
+        String first = run(sandbox(), true, fresh, write);
+        assertTrue(first.contains("BEGIN\n{}{}END\nplanted"), "a fresh name starts as given and is writable: " + first);
+        String second = run(sandbox(), true, fresh, write);
+        assertTrue(second.contains("BEGIN\n{}{}END\n"), "what a view wrote reached the next: " + second);
+        try (var files = Files.walk(dir.resolve("homes"))) {
+            assertFalse(
+                    files.filter(Files::isRegularFile).anyMatch(f -> {
+                        try {
+                            return Files.readString(f).contains("planted");
+                        } catch (java.io.IOException e) {
+                            return false;
+                        }
+                    }),
+                    "what a view wrote reached the workdir's directory");
+        }
+    }
+
+    /**
      * The operator's login reaches each view as a read-only copy taken when the child starts, its refresh token
      * blanked: a task that writes it (the provider, or a command a human approved) changes nothing for the operator
      * or for a task of another workdir, which could otherwise read what it left there, or use another account's

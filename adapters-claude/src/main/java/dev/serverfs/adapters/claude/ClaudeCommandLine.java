@@ -8,7 +8,6 @@ import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -136,11 +135,13 @@ final class ClaudeCommandLine {
     }
 
     /**
-     * What a Claude child needs in its view (issue 25): its configuration ({@code CLAUDE_CONFIG_DIR}, else {@code
-     * ~/.claude} and {@code ~/.claude.json}), the workdir's own, so its transcripts and history stay with the workdir;
-     * a read-only copy of the operator's login ({@code .credentials.json}, {@link ClaudeLogin}, refreshed at the
-     * endpoint the {@code server}'s environment names) and user settings ({@code settings.json}) read-only inside it; its installation read-only; and the offline shell as {@code CLAUDE_CODE_SHELL_PREFIX}: Claude runs
-     * every shell command through it, so commands have no network even once a human approved them.
+     * What a Claude child needs in its view (issue 25): its configuration directory ({@code CLAUDE_CONFIG_DIR}, else
+     * {@code ~/.claude}), the workdir's own, so its transcripts and history stay with the workdir, and its global
+     * configuration ({@code ~/.claude.json}) fresh for each child ({@link #emptied}); a read-only copy of the
+     * operator's login ({@code .credentials.json}, {@link ClaudeLogin}, refreshed at the endpoint the {@code
+     * server}'s environment names, in time for the task's {@code deadline}) and user settings ({@code settings.json})
+     * read-only inside it; its installation read-only; and the offline shell as {@code CLAUDE_CODE_SHELL_PREFIX}:
+     * Claude runs every shell command through it, so commands have no network even once a human approved them.
      */
     static ProviderSandbox.Grants grants(
             String bin, Map<String, String> environment, Map<String, String> server, Instant deadline) {
@@ -150,40 +151,52 @@ final class ClaudeCommandLine {
                 .map(Path::of)
                 .filter(Path::isAbsolute)
                 .or(() -> home.map(h -> h.resolve(".claude")));
-        Map<Path, String> files = new HashMap<>();
-        if (environment.get("CLAUDE_CONFIG_DIR") == null) {
-            home.ifPresent(h -> files.put(h.resolve(".claude.json"), "{}"));
-        }
+        Optional<Path> globalConfig = environment.get("CLAUDE_CONFIG_DIR") == null
+                ? home.map(h -> h.resolve(".claude.json"))
+                : configDir.map(d -> d.resolve(".claude.json"));
         return new ProviderSandbox.Grants(
                 configDir.stream().toList(),
-                files,
+                Map.of(),
                 configDir.map(d -> ClaudeLogin.at(d.resolve(".credentials.json"), server, deadline)),
                 configDir.map(d -> Map.of(d.resolve("settings.json"), "{}")).orElse(Map.of()),
                 ProviderSandbox.installation(bin, environment).stream().toList(),
                 Optional.of("CLAUDE_CODE_SHELL_PREFIX"),
                 List.of(),
-                configDir.map(ClaudeCommandLine::emptied).orElse(List.of()));
+                configDir.map(d -> emptied(d, globalConfig)).orElse(List.of()));
     }
 
     /**
      * What of the configuration directory the view shows empty and read-only: what Claude 2.1.197 reads there and acts
-     * on at a later task's start, which any approved command could have written (probe G). A subagent ({@code
+     * on at a later task's start, which any approved command could have written (probes G and H). A subagent ({@code
      * agents/}) may declare {@code permissionMode: bypassPermissions}, and its commands then run without asking; a
      * skill or a command ({@code skills/}, {@code commands/}) may declare {@code allowed-tools}, so one approval of the
      * skill allows every command of the turn; {@code remote-settings.json}, the cache of an organisation's remote
      * managed settings, is read as policy settings (above every other source) whenever the account is eligible (the
      * default endpoint with an API key, a Team or Enterprise login), so an allow rule there runs commands without
-     * asking; {@code CLAUDE.md} and {@code rules/} are instructions the operator never gave. The workdir's own {@code
-     * .claude} is not read for any of them ({@code --setting-sources user}).
+     * asking; {@code CLAUDE.md}, {@code rules/} and the saved workflows ({@code workflows/*.js}, whose descriptions
+     * are listed to the model) are instructions the operator never gave. The workdir's own {@code .claude} is not read
+     * for any of them ({@code --setting-sources user}).
+     *
+     * <p>Fresh for each child, because Claude writes them itself: the global configuration ({@code globalConfig},
+     * {@code ~/.claude.json}, or {@code .claude.json} in {@code CLAUDE_CONFIG_DIR}; and {@code .config.json} in the
+     * configuration directory, which Claude reads instead whenever it exists), whose {@code env} Claude applies to its
+     * own environment at start, so a {@code CLAUDE_CODE_SHELL}, {@code CLAUDE_ENV_FILE} or {@code BASH_ENV} planted
+     * there ran with a later task's commands, also those Claude runs without asking ({@code ls}); and {@code
+     * session-env/}, whose scripts Claude runs before every command of a resumed session.
      */
-    static List<ProviderSandbox.Grants.Emptied> emptied(Path configDir) {
-        return List.of(
+    static List<ProviderSandbox.Grants.Emptied> emptied(Path configDir, Optional<Path> globalConfig) {
+        List<ProviderSandbox.Grants.Emptied> emptied = new ArrayList<>(List.of(
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("agents")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("skills")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("commands")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("rules")),
+                ProviderSandbox.Grants.Emptied.directory(configDir.resolve("workflows")),
                 ProviderSandbox.Grants.Emptied.file(configDir.resolve("remote-settings.json")),
-                ProviderSandbox.Grants.Emptied.file(configDir.resolve("CLAUDE.md")));
+                ProviderSandbox.Grants.Emptied.file(configDir.resolve("CLAUDE.md")),
+                ProviderSandbox.Grants.Emptied.freshDirectory(configDir.resolve("session-env")),
+                ProviderSandbox.Grants.Emptied.freshFile(configDir.resolve(".config.json"), "{}")));
+        globalConfig.ifPresent(g -> emptied.add(ProviderSandbox.Grants.Emptied.freshFile(g, "{}")));
+        return List.copyOf(emptied);
     }
 
     /** The child's whole environment: the allow-listed part of {@code caller}, then {@link #FORCED}. */

@@ -57,19 +57,36 @@ class ClaudeCommandLineTest {
     }
 
     @Test
-    void the_subagents_skills_commands_rules_cached_policy_and_memory_of_the_configuration_are_shown_empty() {
+    void the_subagents_skills_commands_rules_workflows_cached_policy_and_memory_of_the_configuration_are_shown_empty() {
         Path dir = Path.of("/home/op/.claude");
+        ProviderSandbox.Grants grants = ClaudeCommandLine.grants(
+                "claude", Map.of("HOME", "/home/op", "PATH", "/nowhere"), Map.of(), Instant.EPOCH);
         assertEquals(
                 List.of(
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("agents")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("skills")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("commands")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("rules")),
+                        ProviderSandbox.Grants.Emptied.directory(dir.resolve("workflows")),
                         ProviderSandbox.Grants.Emptied.file(dir.resolve("remote-settings.json")),
-                        ProviderSandbox.Grants.Emptied.file(dir.resolve("CLAUDE.md"))),
-                ClaudeCommandLine.grants(
-                                "claude", Map.of("HOME", "/home/op", "PATH", "/nowhere"), Map.of(), Instant.EPOCH)
-                        .emptied());
+                        ProviderSandbox.Grants.Emptied.file(dir.resolve("CLAUDE.md")),
+                        ProviderSandbox.Grants.Emptied.freshDirectory(dir.resolve("session-env")),
+                        ProviderSandbox.Grants.Emptied.freshFile(dir.resolve(".config.json"), "{}"),
+                        ProviderSandbox.Grants.Emptied.freshFile(Path.of("/home/op/.claude.json"), "{}")),
+                grants.emptied());
+        assertEquals(Map.of(), grants.files(), "no global configuration is kept between tasks");
+    }
+
+    @Test
+    void with_a_configuration_directory_its_global_configuration_is_fresh_for_each_child() {
+        ProviderSandbox.Grants grants = ClaudeCommandLine.grants(
+                "claude",
+                Map.of("HOME", "/home/op", "CLAUDE_CONFIG_DIR", "/srv/claude", "PATH", "/nowhere"),
+                Map.of(),
+                Instant.EPOCH);
+        assertTrue(grants.emptied()
+                .contains(ProviderSandbox.Grants.Emptied.freshFile(Path.of("/srv/claude/.claude.json"), "{}")));
+        assertEquals(List.of(Path.of("/srv/claude")), grants.directories());
     }
 
     @Test

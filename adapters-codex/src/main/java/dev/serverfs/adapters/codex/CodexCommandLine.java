@@ -89,13 +89,17 @@ final class CodexCommandLine {
      * ({@code rules/}, {@code prefix_rule(..., decision="allow")}) runs a matching command outside Codex's sandbox
      * without asking, an escalation too; {@code AGENTS.md}, {@code AGENTS.override.md} and {@code skills/} are
      * instructions the operator never gave. ServerFS never offers the exec-policy amendments Codex would write there.
+     * {@code .env} is loaded into Codex's own environment at start (every variable not already set and not named
+     * {@code CODEX_*}), which every command inherits: a {@code BASH_ENV} planted there ran a script with a later task's
+     * commands, the escalated ones a human approved outside the sandbox too (probe H). Codex never writes it.
      */
     static List<ProviderSandbox.Grants.Emptied> emptied(Path codexHome) {
         return List.of(
                 ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("rules")),
                 ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("skills")),
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve("AGENTS.md")),
-                ProviderSandbox.Grants.Emptied.file(codexHome.resolve("AGENTS.override.md")));
+                ProviderSandbox.Grants.Emptied.file(codexHome.resolve("AGENTS.override.md")),
+                ProviderSandbox.Grants.Emptied.file(codexHome.resolve(".env")));
     }
 
     /** {@code read-only} or {@code workspace-write}: the mode string {@code thread/start} takes. */

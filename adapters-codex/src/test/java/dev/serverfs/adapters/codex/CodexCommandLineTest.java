@@ -54,14 +54,15 @@ class CodexCommandLineTest {
     }
 
     @Test
-    void the_exec_policy_rules_skills_and_instructions_of_codex_home_are_shown_empty() {
+    void the_exec_policy_rules_skills_instructions_and_dotenv_of_codex_home_are_shown_empty() {
         Path home = Path.of("/srv/codex-home");
         assertEquals(
                 java.util.List.of(
                         ProviderSandbox.Grants.Emptied.directory(home.resolve("rules")),
                         ProviderSandbox.Grants.Emptied.directory(home.resolve("skills")),
                         ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.md")),
-                        ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.override.md"))),
+                        ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.override.md")),
+                        ProviderSandbox.Grants.Emptied.file(home.resolve(".env"))),
                 CodexCommandLine.grants(
                                 "codex",
                                 Map.of("CODEX_HOME", home.toString(), "PATH", "/nowhere"),

@@ -154,9 +154,9 @@ class ClaudeConfigurationEscapeIT {
     }
 
     /**
-     * {@code ~/.claude.json} is the workdir's own and writable: an MCP server a task adds there (user scope) or in the
-     * workdir's {@code .mcp.json} (project scope) would be started by the next task's Claude process itself, on the
-     * host's network, without approval.
+     * {@code ~/.claude.json} is writable (fresh for each child since probe H) and the workdir's {@code .mcp.json} too:
+     * an MCP server a task adds there (user scope) or in {@code .mcp.json} (project scope) would be started by the next
+     * task's Claude process itself, on the host's network, without approval.
      */
     @Test
     void a_later_task_starts_no_mcp_server_an_earlier_task_configured() throws Exception {

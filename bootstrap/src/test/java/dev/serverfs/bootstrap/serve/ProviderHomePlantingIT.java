@@ -30,7 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Codex's {@code AGENTS.md}, {@code AGENTS.override.md}, {@code skills/}, and Claude's auto-memory) that reached the
  * later task's model. Each test failed before the view showed those names empty and read-only and the command-line
  * settings turned the auto-memory off ({@code ClaudeCommandLine}, {@code CodexCommandLine}).
- * What held is tested too: an allow rule in {@code ~/.claude.json} or {@code ~/.claude/settings.local.json}.
+ * Probe H added: an {@code env} in Claude's global configuration ({@code ~/.claude.json}, {@code .config.json}) and a
+ * script in {@code session-env/} that ran with a later task's {@code ls} (which Claude runs without asking), now
+ * fresh for each child; Claude's saved workflows ({@code workflows/}, instructions) and Codex's {@code .env} (a
+ * {@code BASH_ENV} that ran with a later approved command), now shown empty. What held is tested too: an allow rule in
+ * {@code ~/.claude.json} or {@code ~/.claude/settings.local.json}.
  */
 class ProviderHomePlantingIT {
     private static final Set<String> TERMINAL = Set.of("succeeded", "failed", "cancelled", "interrupted");
@@ -251,6 +255,132 @@ class ProviderHomePlantingIT {
     }
 
     /**
+     * Writes each of {@code scripts} into {@code proj}: each leaves a file there when it runs, its mark; one without an
+     * extension is a shell ({@code CLAUDE_CODE_SHELL} takes a path with "bash" in it) and then runs bash. The marks.
+     */
+    private static Map<String, Path> planted(Path proj, String... scripts) throws Exception {
+        Map<String, Path> marks = new java.util.LinkedHashMap<>();
+        for (String name : scripts) {
+            Path script = proj.resolve(name);
+            Path mark = proj.resolve("pwned-" + name);
+            Files.writeString(
+                    script, "#!/bin/sh\ntouch " + mark + "\n" + (name.contains(".") ? "" : "exec /bin/bash \"$@\"\n"));
+            script.toFile().setExecutable(true);
+            marks.put(name, mark);
+        }
+        return marks;
+    }
+
+    /** The names of {@code marks} whose file exists: what a planted script ran. */
+    private static List<String> ran(Map<String, Path> marks) {
+        return marks.entrySet().stream()
+                .filter(e -> Files.exists(e.getValue()))
+                .map(Map.Entry::getKey)
+                .toList();
+    }
+
+    /**
+     * The {@code env} of Claude's global configuration ({@code ~/.claude.json}, or {@code .config.json} in the
+     * configuration directory, which Claude reads instead whenever it exists) is applied to Claude's own environment at
+     * start. Planted there, {@code CLAUDE_CODE_SHELL} (a "bash" of the task's), {@code CLAUDE_ENV_FILE} and {@code
+     * BASH_ENV} ran with a later task's {@code ls}, which Claude runs without asking (probe H). The global
+     * configuration is fresh for each child now.
+     */
+    @Test
+    void an_environment_an_earlier_task_planted_in_the_global_configuration_runs_nothing() throws Exception {
+        plantedEnvironmentRunsNothing("os.path.expanduser('~/.claude.json')");
+    }
+
+    @Test
+    void an_environment_an_earlier_task_planted_in_the_legacy_global_configuration_runs_nothing() throws Exception {
+        plantedEnvironmentRunsNothing("os.path.expanduser('~/.claude/.config.json')");
+    }
+
+    private void plantedEnvironmentRunsNothing(String file) throws Exception {
+        Path bin = ClaudeCode.binary();
+        MockMessagesApi.Script ls = r -> r.toolResult("toolu_ls").isPresent()
+                ? new MockMessagesApi.Reply.Text("listed")
+                : bash("toolu_ls", "ls");
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, claude(ls), Map.of())) {
+            Map<String, Path> marks = planted(w.proj, "bash-shell", "env-file.sh", "bash-env.sh");
+            Files.writeString(w.proj.resolve("plant.py"), """
+                    import json, os
+                    p = %s
+                    d = json.load(open(p)) if os.path.exists(p) and os.path.getsize(p) else {}
+                    d["env"] = {"CLAUDE_CODE_SHELL": os.path.abspath("bash-shell"),
+                                "CLAUDE_ENV_FILE": os.path.abspath("env-file.sh"),
+                                "BASH_ENV": os.path.abspath("bash-env.sh")}
+                    json.dump(d, open(p, "w"))
+                    print("planted")
+                    """.formatted(file));
+            run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            assertTrue(
+                    w.mock.requests()
+                            .getLast()
+                            .toolResult("toolu_plant")
+                            .orElseThrow()
+                            .toString()
+                            .contains("planted"),
+                    "the planting command wrote the global configuration");
+            List<String> asked = run(w, w.submit("list"), r -> "deny");
+            assertEquals(List.of(), ran(marks), "a planted environment ran with a later command; asked: " + asked);
+            assertTrue(
+                    w.mock.requests()
+                            .getLast()
+                            .toolResult("toolu_ls")
+                            .orElseThrow()
+                            .toString()
+                            .contains("plant.py"),
+                    "the later command ran as asked, without the planted environment");
+        }
+    }
+
+    /**
+     * {@code ~/.claude/session-env/<session>/sessionstart-hook-<n>.sh} is what Claude's {@code SessionStart} hooks
+     * leave for the session's commands: Claude runs it before every command of the session, a resumed one too. Planted
+     * for the session a continuation resumes, it ran with the continuation's {@code ls}, which Claude runs without
+     * asking (probe H). The directory is fresh for each child now (no hook runs: {@code disableAllHooks}).
+     */
+    @Test
+    void a_session_environment_an_earlier_task_planted_runs_with_no_command_of_its_continuation() throws Exception {
+        Path bin = ClaudeCode.binary();
+        MockMessagesApi.Script ls = r -> r.toolResult("toolu_ls").isPresent()
+                ? new MockMessagesApi.Reply.Text("listed")
+                : bash("toolu_ls", "ls");
+        MockMessagesApi.Script script = r ->
+                r.lastUserText().contains("list") ? ls.apply(r) : claude(ls).apply(r);
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, script, Map.of())) {
+            Map<String, Path> marks = planted(w.proj, "session-env.sh");
+            Files.writeString(
+                    w.proj.resolve("plant.py"),
+                    """
+                    import glob, os
+                    for t in glob.glob(os.path.expanduser("~/.claude/projects/*/*.jsonl")):
+                        session = os.path.basename(t)[:-len(".jsonl")]
+                        os.makedirs(os.path.expanduser("~/.claude/session-env/" + session), exist_ok=True)
+                    """
+                            + plantClaude(Map.of(
+                                    "session-env/*/sessionstart-hook-1.sh", ". " + w.proj.resolve("session-env.sh"))));
+            String first = w.submit("PLANT-NOW");
+            run(w, first, r -> "approve_once");
+            assertTrue(
+                    w.mock.requests()
+                            .getLast()
+                            .toolResult("toolu_plant")
+                            .orElseThrow()
+                            .toString()
+                            .contains("planted session-env"),
+                    "the planting command wrote the session's environment");
+            Map<String, Object> next = AgentServeIT.submit("proj", "claude", "list", "workspace-write");
+            next.put("continue_from_task_id", first);
+            List<String> asked = run(w, AgentServeIT.created(w.mcp.call("submit_agent_task", next)), r -> "deny");
+            assertEquals(List.of(), ran(marks), "a planted session environment ran; asked: " + asked);
+            assertTrue(
+                    w.mock.requests().getLast().text().contains("PLANT-NOW"), "the continuation resumed the session");
+        }
+    }
+
+    /**
      * {@code ~/.claude/CLAUDE.md}, {@code ~/.claude/rules/} and the auto-memory of the workdir's project ({@code
      * ~/.claude/projects/<cwd>/memory/MEMORY.md}): instructions nobody but a task gave.
      */
@@ -267,6 +397,8 @@ class ProviderHomePlantingIT {
                             mark + "-memory\n",
                             "rules/planted.md",
                             mark + "-rules\n",
+                            "workflows/planted.js",
+                            "export const meta = {name: 'planted', description: '" + mark + "-workflow'}\nreturn 1\n",
                             "projects/*/memory/MEMORY.md",
                             mark + "-auto-memory\n")));
             run(w, w.submit("hello"), r -> "deny"); // Claude's projects/<the workdir> exists from here on
@@ -365,6 +497,51 @@ class ProviderHomePlantingIT {
                     .toString();
             assertEquals(List.of("command"), asked, "the escalated command ran without asking: " + out);
             assertFalse(out.contains("Process exited with code 0"), out);
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+        }
+    }
+
+    /**
+     * Codex loads {@code CODEX_HOME/.env} into its own environment at start (each variable not set already, none named
+     * {@code CODEX_*}), and every command inherits it: a planted {@code BASH_ENV} ran a script with a later task's
+     * commands, the escalated one a human approved as {@code ls} outside the sandbox too (probe H).
+     */
+    @Test
+    void a_dotenv_an_earlier_task_planted_in_codex_home_runs_with_no_later_command() throws Exception {
+        Path bin = CodexCli.binary();
+        String[] home = new String[1];
+        try (ProviderWorld<MockResponsesApi> w = CodexWorld.start(
+                dir,
+                bin,
+                r -> r.lastUserText().contains("PLANT-NOW")
+                        ? escalated(r, "call_plant", "python3 plant.py " + home[0])
+                        : escalated(r, "call_ls", "ls"),
+                Map.of())) {
+            home[0] = w.vars.get("CODEX_HOME");
+            Map<String, Path> marks = planted(w.proj, "bash-env.sh");
+            Files.writeString(
+                    w.proj.resolve("plant.py"),
+                    plantCodex(Map.of(".env", "BASH_ENV=" + w.proj.resolve("bash-env.sh") + "\n")));
+            run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            assertTrue(
+                    w.mock.requests()
+                            .getLast()
+                            .callOutput("call_plant")
+                            .orElseThrow()
+                            .toString()
+                            .contains(".env"),
+                    "the planting command wrote CODEX_HOME/.env");
+            List<String> asked = run(w, w.submit("list"), r -> "approve_once");
+            assertEquals(List.of(), ran(marks), "a planted .env ran with a later command; asked: " + asked);
+            assertTrue(
+                    w.mock.requests()
+                            .getLast()
+                            .callOutput("call_ls")
+                            .orElseThrow()
+                            .toString()
+                            .contains("plant.py"),
+                    "the later command ran as approved");
         } finally {
             PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
