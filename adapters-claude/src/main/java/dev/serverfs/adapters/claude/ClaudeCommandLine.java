@@ -27,6 +27,14 @@ final class ClaudeCommandLine {
     static final List<String> REVIEW_DENIED_TOOLS = List.of("Bash", "Write", "Edit", "MultiEdit", "NotebookEdit");
 
     /**
+     * The tools no turn gets. {@code Workflow} runs a script (inline, at a path, or saved in a {@code workflows/}
+     * directory, the workdir's {@code .claude/workflows/} among them) that starts subagents in the background, which
+     * edit files without asking and outlive the turn: one approval would stand for edits nobody saw, by processes the
+     * task's lifecycle does not hold.
+     */
+    static final List<String> DENIED_TOOLS = List.of("Workflow");
+
+    /**
      * The caller's variables a Claude child may see besides {@link ProviderCommand#COMMON_ENVIRONMENT}: its temporary
      * directory, its configuration directory and its credentials (a long-lived {@code claude setup-token} login too)
      * and endpoint.
@@ -76,8 +84,9 @@ final class ClaudeCommandLine {
 
     /**
      * The argv of one turn. Both profiles run permission mode {@code default}, so everything Claude does not
-     * auto-allow asks through {@code can_use_tool} on stdio; {@code review} also denies every writing tool (see
-     * {@link #REVIEW_DENIED_TOOLS}), and the runtime refuses whatever else asks in a review turn.
+     * auto-allow asks through {@code can_use_tool} on stdio; no turn has the {@link #DENIED_TOOLS}; {@code review}
+     * also denies every writing tool (see {@link #REVIEW_DENIED_TOOLS}), and the runtime refuses whatever else asks in
+     * a review turn.
      *
      * <p>What a task can write must not steer a later task's Claude process, which has network (the egress relay's):
      * the workdir's own settings ({@code .claude/settings.json}, {@code .claude/settings.local.json}) are not loaded
@@ -107,13 +116,12 @@ final class ClaudeCommandLine {
                 "--settings",
                 settings(offlineShell),
                 "--strict-mcp-config"));
-        switch (profile) {
-            case REVIEW -> {
-                argv.add("--disallowedTools");
-                argv.add(String.join(",", REVIEW_DENIED_TOOLS));
-            }
-            case WORKSPACE_WRITE -> {}
+        List<String> denied = new ArrayList<>(DENIED_TOOLS);
+        if (profile == TaskProfile.REVIEW) {
+            denied.addAll(REVIEW_DENIED_TOOLS);
         }
+        argv.add("--disallowedTools");
+        argv.add(String.join(",", denied));
         resumeSessionId.ifPresent(id -> {
             argv.add("--resume");
             argv.add(id);

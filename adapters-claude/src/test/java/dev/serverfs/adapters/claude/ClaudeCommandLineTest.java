@@ -36,7 +36,9 @@ class ClaudeCommandLineTest {
                         "user",
                         "--settings",
                         "{\"disableAllHooks\":true,\"autoMemoryEnabled\":false,\"env\":{\"CLAUDE_CODE_SHELL_PREFIX\":\"/run/offline\"}}",
-                        "--strict-mcp-config"),
+                        "--strict-mcp-config",
+                        "--disallowedTools",
+                        "Workflow"),
                 argv);
     }
 
@@ -54,6 +56,7 @@ class ClaudeCommandLineTest {
         assertEquals("1", env.get("GIT_CONFIG_COUNT"));
         assertEquals("core.fsmonitor", env.get("GIT_CONFIG_KEY_0"));
         assertEquals("false", env.get("GIT_CONFIG_VALUE_0"));
+        assertEquals("1", env.get("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS"), "Claude runs no git status of its own");
     }
 
     @Test
@@ -94,7 +97,7 @@ class ClaudeCommandLineTest {
         List<String> argv =
                 ClaudeCommandLine.argv("/opt/claude", TaskProfile.REVIEW, Optional.of("s-1"), Optional.empty());
         int i = argv.indexOf("--disallowedTools");
-        assertEquals("Bash,Write,Edit,MultiEdit,NotebookEdit", argv.get(i + 1));
+        assertEquals("Workflow,Bash,Write,Edit,MultiEdit,NotebookEdit", argv.get(i + 1));
         assertTrue(argv.contains("--strict-mcp-config"));
         assertEquals(List.of("--resume", "s-1"), argv.subList(argv.size() - 2, argv.size()));
         assertEquals("default", argv.get(argv.indexOf("--permission-mode") + 1));

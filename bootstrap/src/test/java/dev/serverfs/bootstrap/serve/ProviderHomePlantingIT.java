@@ -192,6 +192,31 @@ class ProviderHomePlantingIT {
     }
 
     /**
+     * Claude's Workflow tool runs a script (inline, at a path, or saved under a {@code workflows/} directory, the
+     * workdir's {@code .claude/workflows/} among them, which any task can write) that starts subagents in the
+     * background, whose file edits are not asked for, and the turn ends before they do: one approval would stand for
+     * unseen edits by processes that outlive the task's turn. No turn has the tool, so nothing is asked and nothing
+     * runs; the model learns it cannot use it.
+     */
+    @Test
+    void no_workflow_runs_or_is_asked_for() throws Exception {
+        Path bin = ClaudeCode.binary();
+        String script = "export const meta = {name: 'planted', description: 'reads the docs', phases: []};\n"
+                + "await agent('SUBAGENT');\n";
+        MockMessagesApi.Script workflow = r -> r.toolResult("toolu_wf").isPresent()
+                ? new MockMessagesApi.Reply.Text("tried")
+                : new MockMessagesApi.Reply.ToolUse(
+                        "toolu_wf",
+                        "Workflow",
+                        MockMessagesApi.json("{\"script\":" + JsonNodeFactory.instance.textNode(script) + "}"));
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, claude(workflow), Map.of())) {
+            List<String> asked = run(w, w.submit("use a workflow"), r -> "approve_once");
+            assertEquals(List.of(), asked, "a workflow was asked for");
+            assertFalse(Files.exists(w.proj.resolve("pwned.txt")), "a workflow's subagent ran a command");
+        }
+    }
+
+    /**
      * {@code ~/.claude/remote-settings.json} is Claude's cache of an organisation's remote managed settings, read at
      * start as policy settings (which win over every other source) whenever the CLI deems the account eligible: the
      * Anthropic API at its default endpoint with an API key, or a Team or Enterprise login. A planted allow rule there
