@@ -30,9 +30,10 @@ final class ClaudeCommandLine {
      * The tools no turn gets. {@code Workflow} runs a script (inline, at a path, or saved in a {@code workflows/}
      * directory, the workdir's {@code .claude/workflows/} among them) that starts subagents in the background, which
      * edit files without asking and outlive the turn: one approval would stand for edits nobody saw, by processes the
-     * task's lifecycle does not hold.
+     * task's lifecycle does not hold. {@code EnterWorktree} has Claude itself check a git worktree out, unasked, which
+     * runs the hooks ({@code .git/hooks/post-checkout}) any task can write; {@code ExitWorktree} goes with it.
      */
-    static final List<String> DENIED_TOOLS = List.of("Workflow");
+    static final List<String> DENIED_TOOLS = List.of("Workflow", "EnterWorktree", "ExitWorktree");
 
     /**
      * The caller's variables a Claude child may see besides {@link ProviderCommand#COMMON_ENVIRONMENT}: its temporary

@@ -38,7 +38,7 @@ class ClaudeCommandLineTest {
                         "{\"disableAllHooks\":true,\"autoMemoryEnabled\":false,\"env\":{\"CLAUDE_CODE_SHELL_PREFIX\":\"/run/offline\"}}",
                         "--strict-mcp-config",
                         "--disallowedTools",
-                        "Workflow"),
+                        "Workflow,EnterWorktree,ExitWorktree"),
                 argv);
     }
 
@@ -97,7 +97,7 @@ class ClaudeCommandLineTest {
         List<String> argv =
                 ClaudeCommandLine.argv("/opt/claude", TaskProfile.REVIEW, Optional.of("s-1"), Optional.empty());
         int i = argv.indexOf("--disallowedTools");
-        assertEquals("Workflow,Bash,Write,Edit,MultiEdit,NotebookEdit", argv.get(i + 1));
+        assertEquals("Workflow,EnterWorktree,ExitWorktree,Bash,Write,Edit,MultiEdit,NotebookEdit", argv.get(i + 1));
         assertTrue(argv.contains("--strict-mcp-config"));
         assertEquals(List.of("--resume", "s-1"), argv.subList(argv.size() - 2, argv.size()));
         assertEquals("default", argv.get(argv.indexOf("--permission-mode") + 1));

@@ -245,6 +245,32 @@ class ClaudeConfigurationEscapeIT {
         }
     }
 
+    /**
+     * A git hook a task wrote into the workdir's repository runs whenever git checks a tree out: Claude's {@code
+     * EnterWorktree} tool does (it creates a worktree). Asked for or not, a hook nobody approved must not run.
+     */
+    @Test
+    void a_git_hook_a_task_wrote_never_runs_without_approval() throws Exception {
+        Path bin = ClaudeCode.binary();
+        MockMessagesApi.Script worktree = r -> r.toolResult("toolu_wt").isPresent()
+                ? new MockMessagesApi.Reply.Text("done")
+                : new MockMessagesApi.Reply.ToolUse(
+                        "toolu_wt", "EnterWorktree", MockMessagesApi.json("{\"name\":\"wt\"}"));
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, worktree, Map.of())) {
+            Path proj = w.proj;
+            Files.writeString(proj.resolve("tracked.txt"), "one\n");
+            git(proj, "init", "-q");
+            git(proj, "add", "tracked.txt");
+            git(proj, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "t");
+            Path hook = proj.resolve(".git/hooks/post-checkout");
+            Files.writeString(hook, "#!/bin/sh\necho ran > " + proj.resolve("hook.txt") + "\n");
+            hook.toFile().setExecutable(true);
+            JsonNode task = w.finish(w.submit("start a worktree"), "deny");
+            assertEquals("done", task.get("final_response").asText());
+            assertFalse(Files.exists(proj.resolve("hook.txt")), "Claude ran the task's git hook");
+        }
+    }
+
     private static void git(Path repo, String... args) throws Exception {
         List<String> argv = new ArrayList<>(List.of("git", "-C", repo.toString()));
         argv.addAll(List.of(args));
