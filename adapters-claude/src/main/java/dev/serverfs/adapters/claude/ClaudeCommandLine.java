@@ -75,6 +75,9 @@ final class ClaudeCommandLine {
         // every turn's start, before any tool and without approval: Claude runs no git of its own then (nor puts
         // its git instructions in the prompt); git runs only in the commands a human approves, offline.
         env.put("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS", "1");
+        // No scheduled prompts (CronCreate): a task is one objective within its deadline, and a durable job lands in
+        // the workdir's .claude/scheduled_tasks.json, which a later task's Claude would read.
+        env.put("CLAUDE_CODE_DISABLE_CRON", "1");
         env.put("DISABLE_TELEMETRY", "1");
         env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
         env.put("DISABLE_AUTOUPDATER", "1");

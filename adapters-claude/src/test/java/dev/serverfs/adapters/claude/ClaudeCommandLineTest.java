@@ -57,6 +57,7 @@ class ClaudeCommandLineTest {
         assertEquals("core.fsmonitor", env.get("GIT_CONFIG_KEY_0"));
         assertEquals("false", env.get("GIT_CONFIG_VALUE_0"));
         assertEquals("1", env.get("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS"), "Claude runs no git status of its own");
+        assertEquals("1", env.get("CLAUDE_CODE_DISABLE_CRON"), "no prompt scheduled beyond the task");
     }
 
     @Test
