@@ -5,21 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.serverfs.adapters.mcp.tools.FilesystemReadTools;
-import dev.serverfs.application.port.in.ReadTextFileUseCase;
 import dev.serverfs.application.port.out.AuditLog;
-import dev.serverfs.application.service.ListWorkdirsService;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,8 +30,6 @@ import org.junit.jupiter.api.Test;
 class DisconnectCancellationIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(20);
-    private static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
-            + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
 
     private final Fixtures.RecordingAuditLog audit = new Fixtures.RecordingAuditLog();
     private final CountDownLatch started = new CountDownLatch(1);
@@ -48,25 +40,7 @@ class DisconnectCancellationIT {
 
     @BeforeEach
     void start() {
-        ReadTextFileUseCase read = query -> {
-            started.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                interrupted.incrementAndGet();
-                throw new CancellationException("read cancelled");
-            }
-            return new ReadTextFileUseCase.TextFileContent(
-                    query.workdir(), query.path(), 1, 1, "x\n", 2, false, null, "v1:0000000000000000");
-        };
-        List<McpTool> tools = new FilesystemReadTools(
-                        new ListWorkdirsService(Fixtures.twoWorkdirs()),
-                        q -> null,
-                        q -> null,
-                        q -> null,
-                        read,
-                        q -> null)
-                .definitions();
+        List<McpTool> tools = RawStatelessCall.blockingReadTools(started, release, interrupted::incrementAndGet);
         server = McpServer.start(McpSettings.loopback(0, 64 * 1024, "9.8.7-test"), audit, tools);
         port = server.port();
     }
@@ -88,7 +62,9 @@ class DisconnectCancellationIT {
     void a_client_that_closes_its_connection_cancels_its_stateless_read_and_is_sent_nothing() throws Exception {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout((int) DEADLINE.toMillis());
-            socket.getOutputStream().write(call(7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"big.txt\"}"));
+            socket.getOutputStream()
+                    .write(RawStatelessCall.call(
+                            port, 7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"big.txt\"}"));
             assertTrue(started.await(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the read is running");
 
             // The client is done sending and gives up: its side of the connection ends.
@@ -100,7 +76,7 @@ class DisconnectCancellationIT {
         // The server serves on.
         HttpResponse<String> next = new McpTestClient(port)
                 .post(
-                        request(8, "tools/call", "list_workdirs", "{}"),
+                        RawStatelessCall.request(8, "tools/call", "list_workdirs", "{}"),
                         Map.of(
                                 "MCP-Protocol-Version",
                                 "2026-07-28",
@@ -120,14 +96,14 @@ class DisconnectCancellationIT {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout((int) DEADLINE.toMillis());
             OutputStream out = socket.getOutputStream();
-            out.write(call(7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"big.txt\"}"));
+            out.write(RawStatelessCall.call(port, 7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"big.txt\"}"));
             assertTrue(started.await(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the read is running");
             // Probes that find nothing to read leave the call alone.
             assertTrue(awaitProbes(server.disconnectProbes() + 2), "the call was probed");
 
             // A next request on the same connection before the first is answered (HTTP/1.1 pipelining): the probe
             // that reads its start hands it back, and it is served after the first.
-            out.write(call(8, "list_workdirs", "{}"));
+            out.write(RawStatelessCall.call(port, 8, "list_workdirs", "{}"));
             assertTrue(awaitProbes(server.disconnectProbes() + 2), "the call was probed after the next request");
             release.countDown();
 
@@ -135,15 +111,21 @@ class DisconnectCancellationIT {
             String first = McpTestClient.readResponse(in);
             String second = McpTestClient.readResponse(in);
             assertTrue(first.startsWith("HTTP/1.1 200"), first);
-            assertEquals(7, Json.WIRE.readTree(body(first)).get("id").intValue(), first);
+            assertEquals(
+                    7,
+                    Json.WIRE.readTree(RawStatelessCall.body(first)).get("id").intValue(),
+                    first);
             assertEquals(
                     "x\n",
                     Json.WIRE
-                            .readTree(body(first))
+                            .readTree(RawStatelessCall.body(first))
                             .at("/result/structuredContent/content")
                             .asText());
             assertTrue(second.startsWith("HTTP/1.1 200"), second);
-            assertEquals(8, Json.WIRE.readTree(body(second)).get("id").intValue(), second);
+            assertEquals(
+                    8,
+                    Json.WIRE.readTree(RawStatelessCall.body(second)).get("id").intValue(),
+                    second);
             assertEquals(0, interrupted.get(), "a client that stays is not cancelled");
         }
     }
@@ -170,26 +152,5 @@ class DisconnectCancellationIT {
             Thread.onSpinWait();
         }
         return true;
-    }
-
-    private static String request(int id, String method, String tool, String arguments) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\",\"params\":{\"name\":\"%s\",\"arguments\":%s,%s}}"
-                .formatted(id, method, tool, arguments, META);
-    }
-
-    /** A stateless {@code tools/call} as raw HTTP/1.1 bytes on a keep-alive connection. */
-    private byte[] call(int id, String tool, String arguments) {
-        byte[] body = request(id, "tools/call", tool, arguments).getBytes(StandardCharsets.UTF_8);
-        String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAccept: " + McpTestClient.ACCEPT
-                + "\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call"
-                + "\r\nMcp-Name: " + tool + "\r\nContent-Length: " + body.length + "\r\n\r\n";
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        bytes.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
-        bytes.writeBytes(body);
-        return bytes.toByteArray();
-    }
-
-    private static String body(String response) {
-        return response.substring(response.indexOf("\r\n\r\n") + 4);
     }
 }

@@ -8,9 +8,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.serverfs.adapters.mcp.tools.FilesystemReadTools;
-import dev.serverfs.application.port.in.ReadTextFileUseCase;
-import dev.serverfs.application.service.ListWorkdirsService;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -39,8 +35,6 @@ import org.slf4j.LoggerFactory;
 class GracefulCloseIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(20);
-    private static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
-            + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
 
     private final CountDownLatch started = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
@@ -57,25 +51,7 @@ class GracefulCloseIT {
         root.setLevel(Level.WARN);
         logged.start();
         root.addAppender(logged);
-        ReadTextFileUseCase read = query -> {
-            started.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                stopped.countDown();
-                throw new CancellationException("read cancelled");
-            }
-            return new ReadTextFileUseCase.TextFileContent(
-                    query.workdir(), query.path(), 1, 1, "x\n", 2, false, null, "v1:0000000000000000");
-        };
-        List<McpTool> tools = new FilesystemReadTools(
-                        new ListWorkdirsService(Fixtures.twoWorkdirs()),
-                        q -> null,
-                        q -> null,
-                        q -> null,
-                        read,
-                        q -> null)
-                .definitions();
+        List<McpTool> tools = RawStatelessCall.blockingReadTools(started, release, stopped::countDown);
         server = McpServer.start(
                 McpSettings.loopback(0, 64 * 1024, "9.8.7-test"), new Fixtures.RecordingAuditLog(), tools);
         port = server.port();
@@ -93,7 +69,9 @@ class GracefulCloseIT {
     void a_call_in_flight_when_the_server_closes_gets_its_whole_answer_and_nothing_is_logged() throws Exception {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout((int) DEADLINE.toMillis());
-            socket.getOutputStream().write(call(7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"a.txt\"}"));
+            socket.getOutputStream()
+                    .write(RawStatelessCall.call(
+                            port, 7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"a.txt\"}"));
             assertTrue(started.await(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the read is running");
 
             Thread closer = Thread.ofPlatform().start(server::close);
@@ -103,11 +81,14 @@ class GracefulCloseIT {
 
             String answer = McpTestClient.readResponse(socket.getInputStream());
             assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
-            assertEquals(7, Json.WIRE.readTree(body(answer)).get("id").intValue(), answer);
+            assertEquals(
+                    7,
+                    Json.WIRE.readTree(RawStatelessCall.body(answer)).get("id").intValue(),
+                    answer);
             assertEquals(
                     "x\n",
                     Json.WIRE
-                            .readTree(body(answer))
+                            .readTree(RawStatelessCall.body(answer))
                             .at("/result/structuredContent/content")
                             .asText(),
                     answer);
@@ -126,12 +107,14 @@ class GracefulCloseIT {
                 Socket idle = new Socket("127.0.0.1", port)) {
             busy.setSoTimeout((int) DEADLINE.toMillis());
             idle.setSoTimeout((int) DEADLINE.toMillis());
-            busy.getOutputStream().write(call(7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"a.txt\"}"));
+            busy.getOutputStream()
+                    .write(RawStatelessCall.call(
+                            port, 7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"a.txt\"}"));
             assertTrue(started.await(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the read is running");
 
             Thread closer = Thread.ofPlatform().start(server::close);
             awaitWaiting(closer);
-            idle.getOutputStream().write(call(8, "list_workdirs", "{}"));
+            idle.getOutputStream().write(RawStatelessCall.call(port, 8, "list_workdirs", "{}"));
             InputStream in = idle.getInputStream();
             String refused = readAll(in);
             assertTrue(refused.startsWith("HTTP/1.1 503"), refused);
@@ -150,7 +133,9 @@ class GracefulCloseIT {
     void a_call_that_outlives_the_grace_is_stopped_and_the_close_returns() throws Exception {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout((int) DEADLINE.toMillis());
-            socket.getOutputStream().write(call(7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"a.txt\"}"));
+            socket.getOutputStream()
+                    .write(RawStatelessCall.call(
+                            port, 7, "read_text_file", "{\"workdir\":\"docs\",\"path\":\"a.txt\"}"));
             assertTrue(started.await(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the read is running");
 
             server.closeWithin(Duration.ZERO);
@@ -195,26 +180,5 @@ class GracefulCloseIT {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         in.transferTo(bytes);
         return bytes.toString(StandardCharsets.ISO_8859_1);
-    }
-
-    private static String request(int id, String method, String tool, String arguments) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\",\"params\":{\"name\":\"%s\",\"arguments\":%s,%s}}"
-                .formatted(id, method, tool, arguments, META);
-    }
-
-    /** A stateless {@code tools/call} as raw HTTP/1.1 bytes on a keep-alive connection. */
-    private byte[] call(int id, String tool, String arguments) {
-        byte[] body = request(id, "tools/call", tool, arguments).getBytes(StandardCharsets.UTF_8);
-        String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAccept: " + McpTestClient.ACCEPT
-                + "\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call"
-                + "\r\nMcp-Name: " + tool + "\r\nContent-Length: " + body.length + "\r\n\r\n";
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        bytes.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
-        bytes.writeBytes(body);
-        return bytes.toByteArray();
-    }
-
-    private static String body(String response) {
-        return response.substring(response.indexOf("\r\n\r\n") + 4);
     }
 }
