@@ -179,14 +179,8 @@ class ProviderSandboxIT {
     @Test
     void the_emptied_names_of_the_configuration_stay_empty_and_read_only() throws Exception {
         ProviderSandbox.Grants plain = grants();
-        ProviderSandbox.Grants emptied = new ProviderSandbox.Grants(
-                plain.directories(),
+        ProviderSandbox.Grants emptied = grants(
                 plain.files(),
-                plain.login(),
-                plain.settings(),
-                plain.readOnly(),
-                plain.offlineShell(),
-                plain.projectConfiguration(),
                 List.of(
                         ProviderSandbox.Grants.Emptied.directory(config.resolve("agents")),
                         ProviderSandbox.Grants.Emptied.file(config.resolve("MEMORY.md"))));
@@ -209,15 +203,8 @@ class ProviderSandboxIT {
      */
     @Test
     void the_fresh_names_of_the_configuration_start_anew_in_every_view() throws Exception {
-        ProviderSandbox.Grants plain = grants();
-        ProviderSandbox.Grants fresh = new ProviderSandbox.Grants(
-                plain.directories(),
+        ProviderSandbox.Grants fresh = grants(
                 Map.of(),
-                plain.login(),
-                plain.settings(),
-                plain.readOnly(),
-                plain.offlineShell(),
-                plain.projectConfiguration(),
                 List.of(
                         ProviderSandbox.Grants.Emptied.freshDirectory(config.resolve("session-env")),
                         ProviderSandbox.Grants.Emptied.freshFile(config.resolve("global.json"), "{}"),
@@ -324,6 +311,20 @@ class ProviderSandboxIT {
         String out = start(command);
         assertFalse(out.contains("RAN"), out);
         assertFalse(Files.exists(files.get(0)), "a descriptor file was left behind");
+    }
+
+    /** {@link #grants()} with these {@code files} and {@code emptied} names. */
+    private ProviderSandbox.Grants grants(Map<Path, String> files, List<ProviderSandbox.Grants.Emptied> emptied) {
+        ProviderSandbox.Grants plain = grants();
+        return new ProviderSandbox.Grants(
+                plain.directories(),
+                files,
+                plain.login(),
+                plain.settings(),
+                plain.readOnly(),
+                plain.offlineShell(),
+                plain.projectConfiguration(),
+                emptied);
     }
 
     private ProviderSandbox.Grants grants() {

@@ -196,7 +196,7 @@ class ProviderHomePlantingIT {
      * workdir's {@code .claude/workflows/} among them, which any task can write) that starts subagents in the
      * background, whose file edits are not asked for, and the turn ends before they do: one approval would stand for
      * unseen edits by processes that outlive the task's turn. No turn has the tool, so nothing is asked and nothing
-     * runs; the model learns it cannot use it.
+     * runs.
      */
     @Test
     void no_workflow_runs_or_is_asked_for() throws Exception {
@@ -296,6 +296,15 @@ class ProviderHomePlantingIT {
         return marks;
     }
 
+    /** A Claude mock that runs {@code ls} (which Claude runs without asking), then answers. */
+    private static final MockMessagesApi.Script LS = r ->
+            r.toolResult("toolu_ls").isPresent() ? new MockMessagesApi.Reply.Text("listed") : bash("toolu_ls", "ls");
+
+    /** What the last request to the model carried as the result of tool call {@code id}. */
+    private static String lastToolResult(ProviderWorld<MockMessagesApi> w, String id) {
+        return w.mock.requests().getLast().toolResult(id).orElseThrow().toString();
+    }
+
     /** The names of {@code marks} whose file exists: what a planted script ran. */
     private static List<String> ran(Map<String, Path> marks) {
         return marks.entrySet().stream()
@@ -323,10 +332,7 @@ class ProviderHomePlantingIT {
 
     private void plantedEnvironmentRunsNothing(String file) throws Exception {
         Path bin = ClaudeCode.binary();
-        MockMessagesApi.Script ls = r -> r.toolResult("toolu_ls").isPresent()
-                ? new MockMessagesApi.Reply.Text("listed")
-                : bash("toolu_ls", "ls");
-        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, claude(ls), Map.of())) {
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, claude(LS), Map.of())) {
             Map<String, Path> marks = planted(w.proj, "bash-shell", "env-file.sh", "bash-env.sh");
             Files.writeString(w.proj.resolve("plant.py"), """
                     import json, os
@@ -340,22 +346,12 @@ class ProviderHomePlantingIT {
                     """.formatted(file));
             run(w, w.submit("PLANT-NOW"), r -> "approve_once");
             assertTrue(
-                    w.mock.requests()
-                            .getLast()
-                            .toolResult("toolu_plant")
-                            .orElseThrow()
-                            .toString()
-                            .contains("planted"),
+                    lastToolResult(w, "toolu_plant").contains("planted"),
                     "the planting command wrote the global configuration");
             List<String> asked = run(w, w.submit("list"), r -> "deny");
             assertEquals(List.of(), ran(marks), "a planted environment ran with a later command; asked: " + asked);
             assertTrue(
-                    w.mock.requests()
-                            .getLast()
-                            .toolResult("toolu_ls")
-                            .orElseThrow()
-                            .toString()
-                            .contains("plant.py"),
+                    lastToolResult(w, "toolu_ls").contains("plant.py"),
                     "the later command ran as asked, without the planted environment");
         }
     }
@@ -369,11 +365,8 @@ class ProviderHomePlantingIT {
     @Test
     void a_session_environment_an_earlier_task_planted_runs_with_no_command_of_its_continuation() throws Exception {
         Path bin = ClaudeCode.binary();
-        MockMessagesApi.Script ls = r -> r.toolResult("toolu_ls").isPresent()
-                ? new MockMessagesApi.Reply.Text("listed")
-                : bash("toolu_ls", "ls");
         MockMessagesApi.Script script = r ->
-                r.lastUserText().contains("list") ? ls.apply(r) : claude(ls).apply(r);
+                r.lastUserText().contains("list") ? LS.apply(r) : claude(LS).apply(r);
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, script, Map.of())) {
             Map<String, Path> marks = planted(w.proj, "session-env.sh");
             Files.writeString(
@@ -389,12 +382,7 @@ class ProviderHomePlantingIT {
             String first = w.submit("PLANT-NOW");
             run(w, first, r -> "approve_once");
             assertTrue(
-                    w.mock.requests()
-                            .getLast()
-                            .toolResult("toolu_plant")
-                            .orElseThrow()
-                            .toString()
-                            .contains("planted session-env"),
+                    lastToolResult(w, "toolu_plant").contains("planted session-env"),
                     "the planting command wrote the session's environment");
             Map<String, Object> next = AgentServeIT.submit("proj", "claude", "list", "workspace-write");
             next.put("continue_from_task_id", first);
