@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -66,6 +68,9 @@ public final class ProviderChild {
      * <p>The child is started from {@link #SPAWNER}, whatever thread asks: bubblewrap's {@code --die-with-parent}
      * (PR_SET_PDEATHSIG) kills the child when the thread that started it ends, not the process, and a virtual
      * thread's carrier ends after 30 s idle; the spawner lives as long as the server.
+     *
+     * <p>The command's {@link ProviderCommand#launchFiles} are removed here when the child cannot start, and again
+     * when it ends (its launcher removed them already unless it was killed first).
      */
     public static ProviderChild start(ProviderCommand command) {
         ProcessBuilder builder = new ProcessBuilder(command.argv())
@@ -78,16 +83,29 @@ public final class ProviderChild {
             while (true) {
                 try {
                     // not given up on an interrupt: the process may be starting, and must not be left unowned
-                    return new ProviderChild(started.get(), command.maxLineBytes());
+                    Process process = started.get();
+                    process.onExit().thenRun(() -> remove(command.launchFiles()));
+                    return new ProviderChild(process, command.maxLineBytes());
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
             }
         } catch (ExecutionException | RuntimeException e) {
+            remove(command.launchFiles());
             throw new ServerFsException(ErrorCode.AGENT_RUNTIME_UNAVAILABLE, "the provider process could not start");
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void remove(List<Path> files) {
+        for (Path file : files) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                // its owner-only directory keeps it from anyone else; nothing more can be done
             }
         }
     }

@@ -13,12 +13,25 @@ import java.util.Objects;
  * line it may write, in bytes. The argv and the directory may hold host paths, so {@link #toString} shows neither.
  * Give the runtime's {@code TurnRequest.workingDirectory()} as is: it names a directory the Agent service holds open
  * beneath the workdir root ({@code /proc/<pid>/fd/<n>}), so the child starts in it whatever its name became.
+ *
+ * <p>{@code launchFiles} are files the child's launcher removes as it starts (what a view is built from, a login's
+ * copy among them): {@link ProviderChild} removes them itself when the child cannot start or ends before it did.
  */
 public record ProviderCommand(
-        List<String> argv, Path workingDirectory, Map<String, String> environment, int maxLineBytes) {
+        List<String> argv,
+        Path workingDirectory,
+        Map<String, String> environment,
+        int maxLineBytes,
+        List<Path> launchFiles) {
+
+    public ProviderCommand(
+            List<String> argv, Path workingDirectory, Map<String, String> environment, int maxLineBytes) {
+        this(argv, workingDirectory, environment, maxLineBytes, List.of());
+    }
 
     public ProviderCommand {
         argv = List.copyOf(argv);
+        launchFiles = List.copyOf(launchFiles);
         if (argv.isEmpty()) {
             throw new IllegalArgumentException("argv must name a program");
         }

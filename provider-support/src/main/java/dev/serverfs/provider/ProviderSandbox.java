@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -303,8 +304,8 @@ public final class ProviderSandbox {
         argv.addAll(verified(workdir, identities));
         argv.addAll(forwarder);
         argv.addAll(command.argv());
-        return new ProviderCommand(
-                descriptors.launching(argv), command.workingDirectory(), environment, command.maxLineBytes());
+        return descriptors.launching(
+                new ProviderCommand(argv, command.workingDirectory(), environment, command.maxLineBytes()));
     }
 
     /**
@@ -347,10 +348,13 @@ public final class ProviderSandbox {
             return Integer.toString(FIRST + contents.size() - 1);
         }
 
-        /** {@code argv} as it starts: through {@code /bin/sh} when it reads any descriptor, else as it is. */
-        List<String> launching(List<String> argv) {
+        /**
+         * {@code command} as it starts: through {@code /bin/sh} when it reads any descriptor, the files that shell
+         * removes as its {@link ProviderCommand#launchFiles}; else as it is.
+         */
+        ProviderCommand launching(ProviderCommand command) {
             if (contents.isEmpty()) {
-                return argv;
+                return command;
             }
             List<String> files = new ArrayList<>();
             try {
@@ -379,8 +383,13 @@ public final class ProviderSandbox {
                     + " && exec \"$@\"";
             List<String> launch = new ArrayList<>(List.of("/bin/sh", "-c", script, "serverfs-view-arguments"));
             launch.addAll(files);
-            launch.addAll(argv);
-            return launch;
+            launch.addAll(command.argv());
+            return new ProviderCommand(
+                    launch,
+                    command.workingDirectory(),
+                    command.environment(),
+                    command.maxLineBytes(),
+                    files.stream().map(Path::of).toList());
         }
     }
 
@@ -435,6 +444,8 @@ public final class ProviderSandbox {
         for (Path p : grants.directories()) {
             argv.addAll(List.of("--bind", createOwnerOnly(own.resolve(name(p))).toString(), p.toString()));
         }
+        grants.settings().keySet().forEach(p -> clearMountPoint(grants, own, p, false));
+        grants.emptied().forEach(e -> clearMountPoint(grants, own, e.path(), e.directory()));
         for (Map.Entry<Path, String> file : grants.files().entrySet()) {
             Path mine = createOnce(own.resolve(name(file.getKey())), file.getValue());
             argv.addAll(List.of("--bind", mine.toString(), file.getKey().toString()));
@@ -465,6 +476,45 @@ public final class ProviderSandbox {
                         descriptors.add(e.content().getBytes(StandardCharsets.UTF_8)),
                         e.path().toString()));
             }
+        }
+    }
+
+    /**
+     * Makes the workdir's directory fit for a mount at {@code path} (a name the view mounts over, inside one of {@link
+     * Grants#directories}): what it holds there, or at a name on the way, that is a symbolic link or not of the type
+     * mounted ({@code directory}) is removed. bubblewrap would otherwise mount at the link's target (over the
+     * workdir's own files, say) or fail, at every task of the workdir. Only a task of a version that did not protect
+     * the name yet can have left one: inside a view, a mounted name cannot be replaced.
+     */
+    private static void clearMountPoint(Grants grants, Path own, Path path, boolean directory) {
+        for (Path d : grants.directories()) {
+            if (!path.startsWith(d) || path.equals(d)) {
+                continue;
+            }
+            Path at = own.resolve(name(d));
+            Path relative = d.relativize(path);
+            for (int i = 0; i < relative.getNameCount(); i++) {
+                at = at.resolve(relative.getName(i));
+                boolean last = i == relative.getNameCount() - 1;
+                boolean isDirectory = Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS);
+                if (Files.isSymbolicLink(at)
+                        || (Files.exists(at, LinkOption.NOFOLLOW_LINKS) && isDirectory != (!last || directory))) {
+                    removeTree(at);
+                }
+            }
+            return;
+        }
+    }
+
+    /** {@code path} and, when it is a directory (not a link to one), everything beneath it. */
+    private static void removeTree(Path path) {
+        try (var all = Files.walk(path)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            throw new ServerFsException(
+                    ErrorCode.AGENT_PROVIDER_ERROR, "the provider's configuration directory could not be prepared");
         }
     }
 

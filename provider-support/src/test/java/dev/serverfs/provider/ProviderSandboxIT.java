@@ -197,6 +197,55 @@ class ProviderSandboxIT {
     }
 
     /**
+     * What a task of a version that did not protect a name yet could leave at it in the workdir's directory (inside a
+     * view, a mounted name cannot be replaced): a symbolic link, where bubblewrap would mount at its target, over the
+     * workdir's own files, or the wrong type, where it would fail, at every later task of the workdir. It is removed
+     * before the view is built.
+     */
+    @Test
+    void a_link_or_a_wrong_type_left_at_a_protected_name_is_removed_before_the_view_is_built() throws Exception {
+        Files.createDirectories(work.resolve("src"));
+        Files.writeString(work.resolve("src/main.c"), "source");
+        ProviderSandbox.Grants unprotected = new ProviderSandbox.Grants(
+                List.of(config),
+                Map.of(),
+                Optional.empty(),
+                Map.of(),
+                List.of(),
+                Optional.empty(),
+                List.of(),
+                List.of());
+        String plant = "ln -s " + work.resolve("src") + " $HOME/.provider/agents; ln -s " + work.resolve("notes.txt")
+                + " $HOME/.provider/settings.json; mkdir -p $HOME/.provider/MEMORY.md/x;"
+                + " ln -s " + work + " $HOME/.provider/session-env";
+        run(sandbox(), true, unprotected, plant);
+        ProviderSandbox.Grants protectedNames = grants(
+                Map.of(),
+                List.of(
+                        ProviderSandbox.Grants.Emptied.directory(config.resolve("agents")),
+                        ProviderSandbox.Grants.Emptied.file(config.resolve("MEMORY.md")),
+                        ProviderSandbox.Grants.Emptied.freshDirectory(config.resolve("session-env"))));
+
+        String out = run(
+                sandbox(),
+                true,
+                protectedNames,
+                "echo BEGIN; cat notes.txt src/main.c; echo; ls -A $HOME/.provider/agents $HOME/.provider/session-env;"
+                        + " cat $HOME/.provider/MEMORY.md $HOME/.provider/settings.json; echo END");
+        assertTrue(
+                out.contains("BEGIN\nnotessource\n") && out.contains("{\"default\":true}END"),
+                "the view is built as it must be, the workdir's files shown as they are: " + out);
+        assertEquals("notes", Files.readString(work.resolve("notes.txt")));
+        assertEquals(List.of("main.c"), list(work.resolve("src")), "nothing was mounted over the workdir's files");
+    }
+
+    private static List<String> list(Path directory) throws java.io.IOException {
+        try (var names = Files.list(directory)) {
+            return names.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    /**
      * The fresh names of the configuration (a global configuration the provider rewrites, a directory of session
      * scripts) start as given in every view, are writable, and nothing written there reaches the next view or the
      * workdir's directory.
@@ -311,6 +360,28 @@ class ProviderSandboxIT {
         String out = start(command);
         assertFalse(out.contains("RAN"), out);
         assertFalse(Files.exists(files.get(0)), "a descriptor file was left behind");
+    }
+
+    @Test
+    void the_descriptor_files_are_removed_when_the_child_cannot_start() throws Exception {
+        Files.writeString(config.resolve("auth.json"), "{\"access\":\"access-1\",\"refresh\":\"\",\"expires\":0}");
+        Path cwd = Files.createDirectories(work.resolve("sub"));
+        ProviderCommand command = sandbox()
+                .wrap(
+                        new ProviderCommand(
+                                List.of("/bin/sh", "-c", "echo RAN"),
+                                cwd,
+                                Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"),
+                                1024),
+                        new ProviderView(work, work, true, List.of()),
+                        grants());
+        assertEquals(1, command.launchFiles().size(), "the login's copy is read on a descriptor");
+        assertTrue(command.argv().contains(command.launchFiles().getFirst().toString()));
+        Files.delete(cwd); // the child cannot start in it
+
+        ServerFsException e = assertThrows(ServerFsException.class, () -> ProviderChild.start(command));
+        assertEquals(ErrorCode.AGENT_RUNTIME_UNAVAILABLE, e.code());
+        assertFalse(Files.exists(command.launchFiles().getFirst()), "the login's copy was left behind");
     }
 
     /** {@link #grants()} with these {@code files} and {@code emptied} names. */
