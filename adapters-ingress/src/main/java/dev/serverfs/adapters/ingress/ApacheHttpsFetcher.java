@@ -94,10 +94,13 @@ public final class ApacheHttpsFetcher implements HttpsFetcher, AutoCloseable {
         // Connect, handshake and each read have their own timeout, but an upstream that sends one byte just within it,
         // again and again, would hold this fetch (and a sidecar slot) forever: at timeLeft the exchange is cancelled,
         // which closes its connection and fails whatever read or connect is under way. Cancelling runs on a virtual
-        // thread so that a slow close never delays the next deadline.
+        // thread so that a slow close never delays the next deadline. A name lookup, which a cancel cannot stop, gives
+        // up at the same time (ValidatingDnsResolver.DEADLINE).
         ScheduledFuture<?> deadline = deadlines.schedule(
                 () -> Thread.startVirtualThread(request::cancel), timeLeft.toNanos(), TimeUnit.NANOSECONDS);
-        try (ClassicHttpResponse response = client.executeOpen(null, request, null)) {
+        long due = System.nanoTime() + timeLeft.toNanos();
+        try (ClassicHttpResponse response = ScopedValue.where(ValidatingDnsResolver.DEADLINE, due)
+                .call(() -> client.executeOpen(null, request, null))) {
             int status = response.getCode();
             if (status == 200) {
                 byte[] body = readBounded(response, limit, request);

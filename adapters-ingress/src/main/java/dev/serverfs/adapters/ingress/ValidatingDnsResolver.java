@@ -5,6 +5,10 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import org.apache.hc.client5.http.DnsResolver;
 
@@ -14,6 +18,13 @@ import org.apache.hc.client5.http.DnsResolver;
  * (v0.5 plan §7 rules 5–6). One bad address rejects the whole answer, which defeats mixed-answer rebinding.
  */
 final class ValidatingDnsResolver implements DnsResolver {
+
+    /**
+     * When the fetch under way must have its answer ({@link System#nanoTime}), bound by {@link ApacheHttpsFetcher}: the
+     * system resolver's own timeouts (resolv.conf's, per attempt and server) can outlast it, and its lookup is not
+     * interruptible. Unbound, a lookup takes as long as it takes.
+     */
+    static final ScopedValue<Long> DEADLINE = ScopedValue.newInstance();
 
     private final HostLookup lookup;
     private final Predicate<InetAddress> allowed;
@@ -27,7 +38,7 @@ final class ValidatingDnsResolver implements DnsResolver {
     public List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException {
         List<InetSocketAddress> answer;
         try {
-            answer = List.copyOf(lookup.lookup(host, port));
+            answer = List.copyOf(lookupInTime(host, port));
         } catch (SecurityException | IllegalArgumentException e) {
             throw new UnknownHostException("host did not resolve");
         }
@@ -40,6 +51,35 @@ final class ValidatingDnsResolver implements DnsResolver {
             }
         }
         return answer;
+    }
+
+    /**
+     * The lookup, on a thread of its own when a {@link #DEADLINE} is bound: when the deadline comes first, the fetch
+     * fails as a name that did not resolve, and the lookup is left to end alone.
+     */
+    private List<InetSocketAddress> lookupInTime(String host, int port) throws UnknownHostException {
+        if (!DEADLINE.isBound()) {
+            return lookup.lookup(host, port);
+        }
+        FutureTask<List<InetSocketAddress>> task = new FutureTask<>(() -> lookup.lookup(host, port));
+        Thread.ofVirtual().name("ingress-lookup").start(task);
+        try {
+            return task.get(Math.max(0, DEADLINE.get() - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            task.cancel(true);
+            throw new UnknownHostException("host did not resolve in time");
+        } catch (InterruptedException e) {
+            task.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new UnknownHostException("interrupted while resolving");
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case UnknownHostException unknown -> throw unknown;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new UnknownHostException("host did not resolve");
+            }
+        }
     }
 
     @Override

@@ -14,11 +14,13 @@ import dev.serverfs.domain.ingress.IngressUrl;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -175,6 +177,32 @@ class ApacheHttpsFetcherIT {
                     socket.close();
                 }
             }
+        }
+    }
+
+    @Test
+    void a_lookup_that_does_not_answer_in_time_fails_the_fetch_at_its_deadline() throws Exception {
+        // The system resolver's own timeouts (resolv.conf: 5 s per attempt and server) can outlast the fetch's time.
+        CountDownLatch answer = new CountDownLatch(1);
+        HostLookup hanging = (host, port) -> {
+            try {
+                answer.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new UnknownHostException("released by the test");
+        };
+        try (ApacheHttpsFetcher f =
+                new ApacheHttpsFetcher(AMPLE, TestTls.TRUSTED.clientContext(), hanging, TestResolution.ALLOWED)) {
+            ServerFsException e = assertTimeoutPreemptively(
+                    Duration.ofSeconds(20),
+                    () -> assertThrows(
+                            ServerFsException.class,
+                            () -> f.get(IngressUrl.parse("https://files.test/x"), 10, Duration.ofMillis(300))));
+            assertEquals(ErrorCode.FILE_INGRESS_DNS_FAILED, e.code());
+            assertEquals(1, answer.getCount(), "the fetch ended while the lookup was still under way");
+        } finally {
+            answer.countDown();
         }
     }
 
