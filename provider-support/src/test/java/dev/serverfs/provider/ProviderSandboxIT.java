@@ -338,22 +338,9 @@ class ProviderSandboxIT {
      */
     @Test
     void the_descriptor_files_are_removed_even_when_one_cannot_be_opened() throws Exception {
-        Files.writeString(config.resolve("auth.json"), "{\"access\":\"access-1\",\"refresh\":\"\",\"expires\":0}");
-        ProviderCommand command = sandbox()
-                .wrap(
-                        new ProviderCommand(
-                                List.of("/bin/sh", "-c", "echo RAN"),
-                                work,
-                                Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"),
-                                1024),
-                        new ProviderView(
-                                work, work, true, List.of(new ProviderView.Concealed(".env".getBytes(UTF_8), false))),
-                        grants());
-        List<Path> files = command.argv().stream()
-                .filter(a ->
-                        a.startsWith("/") && Path.of(a).getFileName().toString().startsWith("args-"))
-                .map(Path::of)
-                .toList();
+        ProviderCommand command =
+                runsWithTheLogin(work, List.of(new ProviderView.Concealed(".env".getBytes(UTF_8), false)));
+        List<Path> files = command.launchFiles();
         assertEquals(2, files.size(), command.argv().toString());
         Files.delete(files.get(1));
 
@@ -364,17 +351,8 @@ class ProviderSandboxIT {
 
     @Test
     void the_descriptor_files_are_removed_when_the_child_cannot_start() throws Exception {
-        Files.writeString(config.resolve("auth.json"), "{\"access\":\"access-1\",\"refresh\":\"\",\"expires\":0}");
         Path cwd = Files.createDirectories(work.resolve("sub"));
-        ProviderCommand command = sandbox()
-                .wrap(
-                        new ProviderCommand(
-                                List.of("/bin/sh", "-c", "echo RAN"),
-                                cwd,
-                                Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"),
-                                1024),
-                        new ProviderView(work, work, true, List.of()),
-                        grants());
+        ProviderCommand command = runsWithTheLogin(cwd, List.of());
         assertEquals(1, command.launchFiles().size(), "the login's copy is read on a descriptor");
         assertTrue(command.argv().contains(command.launchFiles().getFirst().toString()));
         Files.delete(cwd); // the child cannot start in it
@@ -382,6 +360,20 @@ class ProviderSandboxIT {
         ServerFsException e = assertThrows(ServerFsException.class, () -> ProviderChild.start(command));
         assertEquals(ErrorCode.AGENT_RUNTIME_UNAVAILABLE, e.code());
         assertFalse(Files.exists(command.launchFiles().getFirst()), "the login's copy was left behind");
+    }
+
+    /** {@code echo RAN} in {@code cwd}, in the view of the workdir with {@code concealed} and the operator's login. */
+    private ProviderCommand runsWithTheLogin(Path cwd, List<ProviderView.Concealed> concealed) throws Exception {
+        Files.writeString(config.resolve("auth.json"), "{\"access\":\"access-1\",\"refresh\":\"\",\"expires\":0}");
+        return sandbox()
+                .wrap(
+                        new ProviderCommand(
+                                List.of("/bin/sh", "-c", "echo RAN"),
+                                cwd,
+                                Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"),
+                                1024),
+                        new ProviderView(work, work, true, concealed),
+                        grants());
     }
 
     /** {@link #grants()} with these {@code files} and {@code emptied} names. */
