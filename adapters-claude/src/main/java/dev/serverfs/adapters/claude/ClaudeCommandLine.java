@@ -31,9 +31,12 @@ final class ClaudeCommandLine {
      * directory, the workdir's {@code .claude/workflows/} among them) that starts subagents in the background, which
      * edit files without asking and outlive the turn: one approval would stand for edits nobody saw, by processes the
      * task's lifecycle does not hold. {@code EnterWorktree} has Claude itself check a git worktree out, unasked, which
-     * runs the hooks ({@code .git/hooks/post-checkout}) any task can write; {@code ExitWorktree} goes with it.
+     * runs the hooks ({@code .git/hooks/post-checkout}) any task can write; {@code ExitWorktree} goes with it. {@code
+     * Agent} does the same, unasked, for a subagent with {@code isolation: "worktree"} (a probing session saw the
+     * hook run), and a subagent started in the background keeps acting after the turn's result until the child is
+     * stopped.
      */
-    static final List<String> DENIED_TOOLS = List.of("Workflow", "EnterWorktree", "ExitWorktree");
+    static final List<String> DENIED_TOOLS = List.of("Workflow", "EnterWorktree", "ExitWorktree", "Agent");
 
     /**
      * The caller's variables a Claude child may see besides {@link ProviderCommand#COMMON_ENVIRONMENT}: its temporary
@@ -57,6 +60,14 @@ final class ClaudeCommandLine {
      */
     static final Map<String, String> FORCED = forced();
 
+    /**
+     * The ask rule every turn has: Claude runs the commands it deems read-only without asking, {@code git diff},
+     * {@code git log -p} and {@code git status} among them, and git runs what the workdir's {@code .git/config} and
+     * {@code .gitattributes} name ({@code diff.external}, a textconv, a clean filter), which an earlier approved
+     * command could have written. An ask rule wins over Claude's own judgement and over the user's allow rules.
+     */
+    static final String ASK_GIT = "Bash(git:*)";
+
     /** The bounded number of API retries the child makes on its own. */
     static final String MAX_RETRIES = "2";
 
@@ -78,6 +89,10 @@ final class ClaudeCommandLine {
         // No scheduled prompts (CronCreate): a task is one objective within its deadline, and a durable job lands in
         // the workdir's .claude/scheduled_tasks.json, which a later task's Claude would read.
         env.put("CLAUDE_CODE_DISABLE_CRON", "1");
+        // No built-in skills: they run without asking, and their text carries shell commands Claude runs as it loads
+        // them, allowed by the skill's own allowed-tools (security-review: git status, git log, git diff, which run
+        // what the workdir's .git/config names).
+        env.put("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS", "1");
         env.put("DISABLE_TELEMETRY", "1");
         env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
         env.put("DISABLE_AUTOUPDATER", "1");
@@ -134,14 +149,15 @@ final class ClaudeCommandLine {
     }
 
     /**
-     * The command-line settings: no hook runs, no auto-memory is read or written, and the shell prefix is the offline
-     * shell's. The auto-memory ({@code projects/<cwd>/memory/MEMORY.md} of the configuration directory, which holds
+     * The command-line settings: no hook runs, no auto-memory is read or written, every {@code git} command asks
+     * ({@link #ASK_GIT}), and the shell prefix is the offline shell's. The auto-memory ({@code projects/<cwd>/memory/MEMORY.md} of the configuration directory, which holds
      * the transcripts and stays writable) reaches a later task's model as instructions (probe G).
      */
     static String settings(Optional<Path> offlineShell) {
         ObjectNode settings = JsonNodeFactory.instance.objectNode();
         settings.put("disableAllHooks", true);
         settings.put("autoMemoryEnabled", false);
+        settings.putObject("permissions").putArray("ask").add(ASK_GIT);
         offlineShell.ifPresent(shell -> settings.putObject("env").put("CLAUDE_CODE_SHELL_PREFIX", shell.toString()));
         return settings.toString();
     }

@@ -35,10 +35,11 @@ class ClaudeCommandLineTest {
                         "--setting-sources",
                         "user",
                         "--settings",
-                        "{\"disableAllHooks\":true,\"autoMemoryEnabled\":false,\"env\":{\"CLAUDE_CODE_SHELL_PREFIX\":\"/run/offline\"}}",
+                        "{\"disableAllHooks\":true,\"autoMemoryEnabled\":false,\"permissions\":{\"ask\":[\"Bash(git:*)\"]},"
+                                + "\"env\":{\"CLAUDE_CODE_SHELL_PREFIX\":\"/run/offline\"}}",
                         "--strict-mcp-config",
                         "--disallowedTools",
-                        "Workflow,EnterWorktree,ExitWorktree"),
+                        "Workflow,EnterWorktree,ExitWorktree,Agent"),
                 argv);
     }
 
@@ -48,7 +49,7 @@ class ClaudeCommandLineTest {
                 ClaudeCommandLine.argv("claude", TaskProfile.WORKSPACE_WRITE, Optional.empty(), Optional.empty());
         assertEquals("user", unconfined.get(unconfined.indexOf("--setting-sources") + 1));
         assertEquals(
-                "{\"disableAllHooks\":true,\"autoMemoryEnabled\":false}",
+                "{\"disableAllHooks\":true,\"autoMemoryEnabled\":false,\"permissions\":{\"ask\":[\"Bash(git:*)\"]}}",
                 unconfined.get(unconfined.indexOf("--settings") + 1));
         assertTrue(unconfined.contains("--strict-mcp-config"), "no MCP server a task configured starts");
         assertFalse(unconfined.contains("--mcp-config"));
@@ -58,6 +59,7 @@ class ClaudeCommandLineTest {
         assertEquals("false", env.get("GIT_CONFIG_VALUE_0"));
         assertEquals("1", env.get("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS"), "Claude runs no git status of its own");
         assertEquals("1", env.get("CLAUDE_CODE_DISABLE_CRON"), "no prompt scheduled beyond the task");
+        assertEquals("1", env.get("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"), "no built-in skill runs its commands unasked");
     }
 
     @Test
@@ -98,7 +100,8 @@ class ClaudeCommandLineTest {
         List<String> argv =
                 ClaudeCommandLine.argv("/opt/claude", TaskProfile.REVIEW, Optional.of("s-1"), Optional.empty());
         int i = argv.indexOf("--disallowedTools");
-        assertEquals("Workflow,EnterWorktree,ExitWorktree,Bash,Write,Edit,MultiEdit,NotebookEdit", argv.get(i + 1));
+        assertEquals(
+                "Workflow,EnterWorktree,ExitWorktree,Agent,Bash,Write,Edit,MultiEdit,NotebookEdit", argv.get(i + 1));
         assertTrue(argv.contains("--strict-mcp-config"));
         assertEquals(List.of("--resume", "s-1"), argv.subList(argv.size() - 2, argv.size()));
         assertEquals("default", argv.get(argv.indexOf("--permission-mode") + 1));

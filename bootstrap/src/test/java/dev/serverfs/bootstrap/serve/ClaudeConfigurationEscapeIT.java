@@ -27,7 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * pinned, {@code core.fsmonitor} off). The others attack what the command line cannot close: MCP servers a task
  * configured (until every turn ran {@code --strict-mcp-config}), the transcripts (while every workdir's tasks shared
  * the operator's {@code ~/.claude}; each workdir now has its own, {@code ProviderSandbox}), a git clean filter (kept
- * from loopback once the view got a network namespace of its own, never run once Claude ran no git of its own).
+ * from loopback once the view got a network namespace of its own, never run once Claude ran no git of its own), and
+ * what the model can have Claude run without asking: a {@code git} command (it runs the workdir's {@code
+ * diff.external}), a built-in skill (its shell commands), a subagent in a worktree (the checkout runs the workdir's
+ * hook), each seen failing before the command line closed it; and a background command, which ends with its task.
  */
 class ClaudeConfigurationEscapeIT {
     private static final String MARK = "SECRET-" + UUID.randomUUID();
@@ -251,11 +254,76 @@ class ClaudeConfigurationEscapeIT {
      */
     @Test
     void a_git_hook_a_task_wrote_never_runs_without_approval() throws Exception {
+        hookRunsNot("EnterWorktree", "{\"name\":\"wt\"}");
+    }
+
+    /**
+     * The {@code Agent} tool with {@code isolation: "worktree"} (or {@code "remote"}, which fell back to a worktree)
+     * checks a worktree out for its subagent as {@code EnterWorktree} did, without asking: it ran the task's {@code
+     * post-checkout} hook. No turn has the {@code Agent} tool.
+     */
+    @Test
+    void a_subagent_in_a_worktree_runs_no_git_hook() throws Exception {
+        hookRunsNot(
+                "Agent",
+                "{\"description\":\"x\",\"prompt\":\"look\",\"subagent_type\":\"general-purpose\","
+                        + "\"isolation\":\"worktree\"}");
+    }
+
+    /**
+     * A command Claude runs in the background ({@code run_in_background}, approved) "keeps running across turns": it
+     * must not outlive its task. It waits on {@code go.fifo} once {@code ready.fifo} told the turn it runs (in scripts: with
+     * the FIFOs named in the command lines the turn hung); after the task ended nobody reads {@code go.fifo} (the
+     * child's view, its pid namespace, ended with the turn).
+     */
+    @Test
+    void a_background_command_ends_with_its_task() throws Exception {
+        Path bin = ClaudeCode.binary();
+        String[][] calls = {{"toolu_bg", "sh bg.sh", "true"}, {"toolu_ready", "sh ready.sh", "false"}};
+        MockMessagesApi.Script script = r -> {
+            for (String[] c : calls) {
+                if (r.toolResult(c[0]).isEmpty()) {
+                    return new MockMessagesApi.Reply.ToolUse(
+                            c[0],
+                            "Bash",
+                            MockMessagesApi.json("{\"command\":" + quote(c[1])
+                                    + ",\"description\":\"x\",\"run_in_background\":" + c[2] + "}"));
+                }
+            }
+            return new MockMessagesApi.Reply.Text("done");
+        };
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, script, Map.of())) {
+            for (String fifo : List.of("go.fifo", "ready.fifo")) {
+                assertEquals(
+                        0,
+                        new ProcessBuilder("mkfifo", w.proj.resolve(fifo).toString())
+                                .start()
+                                .waitFor());
+            }
+            Files.writeString(w.proj.resolve("bg.sh"), "echo > ready.fifo; cat go.fifo > /dev/null; touch after.txt\n");
+            Files.writeString(w.proj.resolve("ready.sh"), "cat ready.fifo\n");
+            w.finish(w.submit("run it in the background"), "approve_once");
+            assertTrue(w.mock.requests().getLast().toolResult("toolu_ready").isPresent(), "the background command ran");
+            // Opening a FIFO to write without blocking fails (ENXIO) when no process has it open to read.
+            Process open = new ProcessBuilder(
+                            "python3",
+                            "-c",
+                            "import os, sys\ntry:\n os.close(os.open(sys.argv[1], os.O_WRONLY | os.O_NONBLOCK))\n"
+                                    + " print('reader')\nexcept OSError:\n print('none')",
+                            w.proj.resolve("go.fifo").toString())
+                    .start();
+            String reader = new String(open.getInputStream().readAllBytes()).strip();
+            assertEquals(0, open.waitFor());
+            assertEquals("none", reader, "a background command outlived its task");
+        }
+    }
+
+    /** The model calls {@code tool} with {@code input} in a repository with a {@code post-checkout} hook. */
+    private void hookRunsNot(String tool, String input) throws Exception {
         Path bin = ClaudeCode.binary();
         MockMessagesApi.Script worktree = r -> r.toolResult("toolu_wt").isPresent()
                 ? new MockMessagesApi.Reply.Text("done")
-                : new MockMessagesApi.Reply.ToolUse(
-                        "toolu_wt", "EnterWorktree", MockMessagesApi.json("{\"name\":\"wt\"}"));
+                : new MockMessagesApi.Reply.ToolUse("toolu_wt", tool, MockMessagesApi.json(input));
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, worktree, Map.of())) {
             Path proj = w.proj;
             Files.writeString(proj.resolve("tracked.txt"), "one\n");
@@ -268,6 +336,98 @@ class ClaudeConfigurationEscapeIT {
             JsonNode task = w.finish(w.submit("start a worktree"), "deny");
             assertEquals("done", task.get("final_response").asText());
             assertFalse(Files.exists(proj.resolve("hook.txt")), "Claude ran the task's git hook");
+        }
+    }
+
+    /**
+     * A repository with a commit after {@code origin/HEAD}, a change beyond it, and a {@code diff.external} (in {@code
+     * .git/config}, which any task can write) that appends a line to {@code mark}: a {@code git diff} of either runs
+     * it.
+     */
+    private static void externalDiff(Path proj, String mark) throws Exception {
+        Files.writeString(proj.resolve("tracked.txt"), "one\n");
+        git(proj, "init", "-q");
+        git(proj, "add", "tracked.txt");
+        git(proj, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "t");
+        git(proj, "update-ref", "refs/remotes/origin/HEAD", "HEAD"); // what a review skill diffs against
+        Files.writeString(proj.resolve("tracked.txt"), "two\n");
+        git(proj, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "u");
+        Files.writeString(proj.resolve("tracked.txt"), "three\n");
+        Path script = proj.resolve("ext.sh");
+        Files.writeString(script, "#!/bin/sh\necho ran >> " + mark + "\n");
+        script.toFile().setExecutable(true);
+        git(proj, "config", "diff.external", script.toString());
+    }
+
+    /**
+     * Claude runs the commands it deems read-only without asking, {@code git diff} and {@code git log -p} among them;
+     * git runs whatever the workdir's {@code .git/config} names ({@code diff.external}, a textconv, a clean filter),
+     * and any earlier approved command can have written that. Every {@code git} asks.
+     */
+    @Test
+    void a_git_command_the_model_runs_asks_first() throws Exception {
+        Path bin = ClaudeCode.binary();
+        String[][] commands = {{"toolu_diff", "git diff"}, {"toolu_log", "git log -p"}, {"toolu_c", "git -C . diff"}};
+        MockMessagesApi.Script script = r -> {
+            for (String[] c : commands) {
+                if (r.toolResult(c[0]).isEmpty()) {
+                    return new MockMessagesApi.Reply.ToolUse(
+                            c[0],
+                            "Bash",
+                            MockMessagesApi.json("{\"command\":" + quote(c[1]) + ",\"description\":\"x\"}"));
+                }
+            }
+            return new MockMessagesApi.Reply.Text("done");
+        };
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, script, Map.of())) {
+            externalDiff(w.proj, w.proj.resolve("ext.txt").toString());
+            List<String> asked = new ArrayList<>();
+            String id = w.submit("diff");
+            while (true) {
+                JsonNode task = w.probe.awaitTask(
+                        id,
+                        t -> t.get("status").asText().equals("succeeded")
+                                || (t.has("pending_request")
+                                        && !t.get("pending_request").isNull()));
+                if (task.get("status").asText().equals("succeeded")) {
+                    break;
+                }
+                JsonNode request = task.get("pending_request");
+                asked.add(request.path("payload").path("command_display").asText());
+                w.mcp.call(
+                                "respond_agent_approval",
+                                Map.of(
+                                        "task_id",
+                                        id,
+                                        "request_id",
+                                        request.get("request_id").asText(),
+                                        "decision",
+                                        "deny"))
+                        .ok();
+            }
+            assertFalse(Files.exists(w.proj.resolve("ext.txt")), "git ran the workdir's diff.external unasked");
+            assertEquals(List.of("git diff", "git log -p", "git -C . diff"), asked);
+        }
+    }
+
+    /**
+     * Claude's built-in skills run without asking, and a skill's text may carry shell commands ({@code !`git diff`})
+     * that Claude runs as it loads the skill, allowed by the skill's own {@code allowed-tools}: {@code security-review}
+     * runs {@code git status}, {@code git log} and {@code git diff}, so the workdir's {@code diff.external} ran unasked
+     * (in a review task the skill's commands are refused: no review turn has Bash). No turn has the built-in skills.
+     */
+    @Test
+    void a_built_in_skill_runs_no_command_unasked() throws Exception {
+        Path bin = ClaudeCode.binary();
+        MockMessagesApi.Script skill = r -> r.toolResult("toolu_skill").isPresent()
+                ? new MockMessagesApi.Reply.Text("reviewed")
+                : new MockMessagesApi.Reply.ToolUse(
+                        "toolu_skill", "Skill", MockMessagesApi.json("{\"skill\":\"security-review\"}"));
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, skill, Map.of())) {
+            externalDiff(w.proj, w.proj.resolve("ext.txt").toString());
+            JsonNode task = w.finish(w.submit("review the change"), "deny");
+            assertEquals("reviewed", task.get("final_response").asText());
+            assertFalse(Files.exists(w.proj.resolve("ext.txt")), "a built-in skill ran git, and git diff.external");
         }
     }
 

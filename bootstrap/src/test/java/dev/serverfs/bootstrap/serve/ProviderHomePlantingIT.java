@@ -128,8 +128,8 @@ class ProviderHomePlantingIT {
 
     /**
      * A subagent definition in {@code ~/.claude/agents} with {@code permissionMode: bypassPermissions}: the later
-     * task's model hands it a command, which ran without a {@code pending_request} (the {@code Agent} tool itself asks
-     * nothing).
+     * task's model hands it a command, which ran without a {@code pending_request} (the {@code Agent} tool itself asked
+     * nothing; no turn has it now, {@code ClaudeCommandLine.DENIED_TOOLS}).
      */
     @Test
     void a_subagent_an_earlier_task_planted_runs_no_command_without_asking() throws Exception {
