@@ -150,8 +150,9 @@ final class ClaudeCommandLine {
 
     /**
      * The command-line settings: no hook runs, no auto-memory is read or written, every {@code git} command asks
-     * ({@link #ASK_GIT}), and the shell prefix is the offline shell's. The auto-memory ({@code projects/<cwd>/memory/MEMORY.md} of the configuration directory, which holds
-     * the transcripts and stays writable) reaches a later task's model as instructions (probe G).
+     * ({@link #ASK_GIT}), and the shell prefix is the offline shell's. The auto-memory ({@code
+     * projects/<cwd>/memory/MEMORY.md} of the configuration directory, which holds the transcripts and stays writable)
+     * reaches a later task's model as instructions (probe G).
      */
     static String settings(Optional<Path> offlineShell) {
         ObjectNode settings = JsonNodeFactory.instance.objectNode();

@@ -272,9 +272,9 @@ class ClaudeConfigurationEscapeIT {
 
     /**
      * A command Claude runs in the background ({@code run_in_background}, approved) "keeps running across turns": it
-     * must not outlive its task. It waits on {@code go.fifo} once {@code ready.fifo} told the turn it runs (in scripts: with
-     * the FIFOs named in the command lines the turn hung); after the task ended nobody reads {@code go.fifo} (the
-     * child's view, its pid namespace, ended with the turn).
+     * must not outlive its task. It waits on {@code go.fifo} once {@code ready.fifo} told the turn it runs (in
+     * scripts: with the FIFOs named in the command lines the turn hung); after the task ended nobody reads {@code
+     * go.fifo} (the child's view, its pid namespace, ended with the turn).
      */
     @Test
     void a_background_command_ends_with_its_task() throws Exception {
