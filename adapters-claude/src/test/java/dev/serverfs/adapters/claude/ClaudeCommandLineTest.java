@@ -75,6 +75,7 @@ class ClaudeCommandLineTest {
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("rules")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("workflows")),
                         ProviderSandbox.Grants.Emptied.file(dir.resolve("remote-settings.json")),
+                        ProviderSandbox.Grants.Emptied.directory(dir.resolve("state")),
                         ProviderSandbox.Grants.Emptied.file(dir.resolve("CLAUDE.md")),
                         ProviderSandbox.Grants.Emptied.freshDirectory(dir.resolve("session-env")),
                         ProviderSandbox.Grants.Emptied.freshFile(dir.resolve(".config.json"), "{}"),

@@ -137,7 +137,7 @@ final class MockMessagesApi implements ProviderWorld.MockModel {
 
     private static void stream(MockModelServer.Exchange exchange, List<ObjectNode> events, boolean hold)
             throws IOException {
-        MockModelServer.Sse sse = exchange.sse();
+        MockModelServer.Sse sse = hold ? exchange.heldSse() : exchange.sse();
         for (ObjectNode event : events) {
             sse.event(event);
         }

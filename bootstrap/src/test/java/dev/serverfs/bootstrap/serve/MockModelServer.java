@@ -22,9 +22,9 @@ import java.util.concurrent.TimeUnit;
  * What the in-JVM mocks of the model APIs share ({@link MockMessagesApi} for Claude Code, {@link MockResponsesApi}
  * for Codex; PROVIDERS.md (f)): an HTTP server on 127.0.0.1 and an ephemeral port that records every JSON body
  * POSTed to one path and lets a {@link Handler} answer it, either with a status and a JSON error or as an SSE
- * stream ({@code event:} and {@code data:} lines). A stream may be held open ({@link Sse#hold}), writing a
- * keep-alive every 200 ms so a client that goes away is noticed, until its client closes it or the server stops.
- * Other requests are answered 404.
+ * stream ({@code event:} and {@code data:} lines). A stream may be held open ({@link Exchange#heldSse}, {@link
+ * Sse#hold}), writing a keep-alive every 200 ms so a client that goes away is noticed, until its client closes it or
+ * the server stops. Other requests are answered 404.
  */
 final class MockModelServer implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -82,7 +82,11 @@ final class MockModelServer implements AutoCloseable {
         }
     }
 
-    /** True once a held stream was closed by its client (or the server stopped) within {@code timeout}. */
+    /**
+     * True once a held stream was closed by its client (or the server stopped) within {@code timeout}: its handler
+     * returned, also when the client went away before the stream was held (a cancelled turn's child can close its
+     * connection between the request's arrival and the first event written, on a loaded machine).
+     */
     boolean awaitHoldEnded(Duration timeout) throws InterruptedException {
         return holdEnded.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -99,13 +103,21 @@ final class MockModelServer implements AutoCloseable {
                 bodies.add(body);
                 bodies.notifyAll();
             }
-            handler.answer(body, new Exchange(exchange));
+            Exchange answer = new Exchange(exchange);
+            try {
+                handler.answer(body, answer);
+            } finally {
+                if (answer.held) {
+                    holdEnded.countDown();
+                }
+            }
         }
     }
 
     /** One request's answer. */
     final class Exchange {
         private final HttpExchange exchange;
+        private boolean held;
 
         private Exchange(HttpExchange exchange) {
             this.exchange = exchange;
@@ -123,6 +135,15 @@ final class MockModelServer implements AutoCloseable {
             exchange.getResponseHeaders().add("cache-control", "no-cache");
             exchange.sendResponseHeaders(200, 0);
             return new Sse(exchange.getResponseBody());
+        }
+
+        /**
+         * As {@link #sse}, for a stream the handler then holds ({@link Sse#hold}): it ends when the handler returns,
+         * whether the hold ended or a write before it failed because the client was already gone.
+         */
+        Sse heldSse() throws IOException {
+            held = true;
+            return sse();
         }
     }
 
@@ -149,8 +170,6 @@ final class MockModelServer implements AutoCloseable {
                 // the client closed the stream: what a held stream waits for
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } finally {
-                holdEnded.countDown();
             }
         }
 

@@ -135,11 +135,11 @@ final class MockResponsesApi implements ProviderWorld.MockModel {
                 sse.event(completed(id));
             }
             case Reply.Stall s -> {
-                MockModelServer.Sse sse = start(exchange, id, s.partial());
+                MockModelServer.Sse sse = start(exchange.heldSse(), id, s.partial());
                 sse.hold(": keep-alive\n\n");
             }
             case Reply.Slow s -> {
-                MockModelServer.Sse sse = start(exchange, id, s.partial());
+                MockModelServer.Sse sse = start(exchange.sse(), id, s.partial());
                 try {
                     while (!released.await(200, TimeUnit.MILLISECONDS)) {
                         sse.event(delta(id, "."));
@@ -154,9 +154,7 @@ final class MockResponsesApi implements ProviderWorld.MockModel {
         }
     }
 
-    private static MockModelServer.Sse start(MockModelServer.Exchange exchange, String id, String partial)
-            throws IOException {
-        MockModelServer.Sse sse = exchange.sse();
+    private static MockModelServer.Sse start(MockModelServer.Sse sse, String id, String partial) throws IOException {
         sse.event(created(id));
         ObjectNode added = event("response.output_item.added");
         ObjectNode item = added.putObject("item")

@@ -245,6 +245,33 @@ class ProviderHomePlantingIT {
     }
 
     /**
+     * {@code ~/.claude/state/hybrid-settings.json} is where Claude 2.1.332 (not 2.1.197) keeps another cache of an
+     * organisation's settings, read at start and served as policy settings, above every other source, with an API key
+     * and no organisation sign-in too. What it serves from the cache without a sign-in is Claude's choice (probe K saw
+     * deny rules served, an allow rule, a permission mode, hooks, an {@code env}, {@code claudeMd} and {@code
+     * apiKeyHelper} not); a deny rule planted there took {@code Bash} from every later task of the workdir (seen
+     * failing before {@code state/} was shown empty: the later {@code ls} got "No such tool available").
+     */
+    @Test
+    void an_organisation_settings_cache_an_earlier_task_planted_changes_no_later_task() throws Exception {
+        Path bin = ClaudeCode.binary();
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, claude(LS), Map.of())) {
+            Files.writeString(
+                    w.proj.resolve("plant.py"),
+                    plantClaude(Map.of(
+                            "state/hybrid-settings.json",
+                            "{\"organizationUuid\":\"6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b\","
+                                    + "\"settings\":{\"permissions\":{\"deny\":[\"Bash\"]}}}")));
+            run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            List<String> asked = run(w, w.submit("list"), r -> "deny");
+            assertTrue(
+                    lastToolResult(w, "toolu_ls").contains("plant.py"),
+                    "a planted policy took the later task's command away; asked: " + asked + ", result: "
+                            + lastToolResult(w, "toolu_ls"));
+        }
+    }
+
+    /**
      * What held when probe G tried it (kept as a regression test for the next Claude release): an allow rule in the
      * workdir's own {@code ~/.claude.json} ({@code projects["<cwd>"].allowedTools}, with the trust dialog accepted) or
      * in {@code ~/.claude/settings.local.json}, which the view leaves writable, still lets no later command run
