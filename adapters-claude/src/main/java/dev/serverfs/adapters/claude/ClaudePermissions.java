@@ -31,10 +31,14 @@ final class ClaudePermissions {
         }
     }
 
-    /** Reference §7.2: Bash → command, file tools → file_change, web → network, MCP → mcp_tool, else other. */
+    /**
+     * Reference §7.2: Bash → command, file tools → file_change, web → network, MCP → mcp_tool, else other. Claude
+     * 2.1.332's {@code Monitor} (a command run in the background, its output watched) is a command as well: its
+     * approval shows the command line like Bash's, and Claude's rules for Bash apply to it.
+     */
     static String category(String toolName) {
         return switch (toolName) {
-            case "Bash" -> "command";
+            case "Bash", "Monitor" -> "command";
             case "Write", "Edit", "MultiEdit", "NotebookEdit" -> "file_change";
             case "WebFetch", "WebSearch" -> "network_permission";
             default -> toolName.startsWith("mcp__") ? "mcp_tool" : "other";
@@ -57,7 +61,7 @@ final class ClaudePermissions {
         var extra = JsonValue.object().put("tool", tool).put("tool_input", ProviderJson.toValue(input));
         text(canUseTool, "description").ifPresent(d -> extra.put("reason", ProviderJson.cut(d)));
         text(canUseTool, "blocked_path").ifPresent(p -> extra.put("blocked_path", p));
-        if (tool.equals("Bash")) {
+        if (category(tool).equals("command")) {
             text(input, "command").ifPresent(c -> extra.put("command_display", ProviderJson.cut(c)));
         }
         Optional<String> file = text(input, "file_path").or(() -> text(input, "notebook_path"));

@@ -33,6 +33,7 @@ class ClaudePermissionsTest {
     void categories_follow_the_reference_table() {
         Map<String, String> table = Map.of(
                 "Bash", "command",
+                "Monitor", "command",
                 "Write", "file_change",
                 "Edit", "file_change",
                 "NotebookEdit", "file_change",

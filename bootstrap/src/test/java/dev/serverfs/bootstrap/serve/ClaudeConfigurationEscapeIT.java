@@ -366,14 +366,33 @@ class ClaudeConfigurationEscapeIT {
      */
     @Test
     void a_git_command_the_model_runs_asks_first() throws Exception {
-        Path bin = ClaudeCode.binary();
         String[][] commands = {{"toolu_diff", "git diff"}, {"toolu_log", "git log -p"}, {"toolu_c", "git -C . diff"}};
+        assertEquals(List.of("git diff", "git log -p", "git -C . diff"), gitAsked("Bash", commands));
+    }
+
+    /**
+     * Claude 2.1.332's {@code Monitor} runs a command in the background and reports its output as it comes; it runs
+     * the commands Claude deems read-only without asking, as {@code Bash} does, so its {@code git} asks too, and the
+     * approval shows the command line as Bash's does.
+     */
+    @Test
+    void a_monitor_runs_no_git_unasked_and_its_approval_shows_the_command() throws Exception {
+        assertEquals(List.of("git diff"), gitAsked("Monitor", new String[][] {{"toolu_monitor", "git diff"}}));
+    }
+
+    /**
+     * The model calls {@code tool} with each command (its id, its command line) in a repository whose {@code
+     * diff.external} leaves a mark; every approval is denied. Asserts the mark was never left; returns the commands
+     * that were asked for.
+     */
+    private List<String> gitAsked(String tool, String[][] commands) throws Exception {
+        Path bin = ClaudeCode.binary();
         MockMessagesApi.Script script = r -> {
             for (String[] c : commands) {
                 if (r.toolResult(c[0]).isEmpty()) {
                     return new MockMessagesApi.Reply.ToolUse(
                             c[0],
-                            "Bash",
+                            tool,
                             MockMessagesApi.json("{\"command\":" + quote(c[1]) + ",\"description\":\"x\"}"));
                 }
             }
@@ -406,7 +425,7 @@ class ClaudeConfigurationEscapeIT {
                         .ok();
             }
             assertFalse(Files.exists(w.proj.resolve("ext.txt")), "git ran the workdir's diff.external unasked");
-            assertEquals(List.of("git diff", "git log -p", "git -C . diff"), asked);
+            return asked;
         }
     }
 
