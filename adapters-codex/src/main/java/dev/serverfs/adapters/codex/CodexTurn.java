@@ -52,8 +52,13 @@ final class CodexTurn implements ProviderTurns.Turn {
     private final AtomicBoolean interruptSent = new AtomicBoolean();
     /** One interaction at a time; {@code serverRequest/resolved} withdraws one. */
     private final InteractionGate gate = new InteractionGate();
-    /** The {@code changes} of each {@code fileChange} item, for its approval (which names none). */
+    /**
+     * The {@code changes} of each {@code fileChange} item, by thread and item id, for its approval (which names
+     * none). Item ids are the model's call ids: two threads may use the same one.
+     */
     private final Map<String, JsonNode> fileChanges = new ConcurrentHashMap<>();
+    /** The sub-agents Codex tied to the turn: their commands and file changes are the task's too. */
+    private final CodexThreads threads = new CodexThreads();
 
     private volatile boolean cancelRequested;
     private volatile String threadId;
@@ -301,41 +306,40 @@ final class CodexTurn implements ProviderTurns.Turn {
         }
     }
 
-    private boolean ours(JsonNode params) {
-        String thread = params.path("threadId").asText(null);
-        String turn = params.path("turnId").asText(null);
-        return (thread == null || thread.equals(threadId)) && (turn == null || turnId == null || turn.equals(turnId));
-    }
-
     private void notification(String method, JsonNode params) {
-        if (!ours(params)) {
+        if (method.equals("serverRequest/resolved")) {
+            // request ids are the connection's: whichever thread asked, its pending interaction is withdrawn
+            withdraw(params.path("requestId").asText(""));
+            return;
+        }
+        threads.learn(method, params, threadId, turnId);
+        int origin = threads.origin(params, threadId, turnId);
+        if (origin == CodexThreads.NONE) {
             return;
         }
         switch (method) {
             case "turn/started" -> {
-                if (!turnStartedSeen) {
+                if (origin == CodexThreads.MAIN && !turnStartedSeen) {
                     turnStartedSeen = true;
                     context.event("turn.started", JsonValue.object().build());
                 }
             }
-            case "item/started" -> item("item.started", params.path("item"));
-            case "item/completed" -> item("item.completed", params.path("item"));
+            case "item/started" -> item("item.started", params, origin);
+            case "item/completed" -> item("item.completed", params, origin);
             case "error" -> {
                 JsonNode error = params.path("error");
                 String text = error.isTextual()
                         ? error.asText()
                         : error.path("message").asText("");
-                context.event(
-                        "provider.error",
-                        JsonValue.object()
-                                .put("message", text.isEmpty() ? "the model API call failed" : cut(text))
-                                .put("will_retry", params.path("willRetry").asBoolean(false))
-                                .build());
+                var event = JsonValue.object()
+                        .put("message", text.isEmpty() ? "the model API call failed" : cut(text))
+                        .put("will_retry", params.path("willRetry").asBoolean(false));
+                context.event("provider.error", marked(event, origin).build());
             }
-            case "serverRequest/resolved" -> withdraw(params.path("requestId").asText(""));
             case "turn/completed" -> {
                 JsonNode turn = params.path("turn");
-                if (turnId == null || turn.path("id").asText("").equals(turnId)) {
+                if (origin == CodexThreads.MAIN
+                        && (turnId == null || turn.path("id").asText("").equals(turnId))) {
                     completed.complete(turn);
                 }
             }
@@ -345,12 +349,17 @@ final class CodexTurn implements ProviderTurns.Turn {
         }
     }
 
-    /** Reference §3.13 {@code item.started} / {@code item.completed}; an agent message is {@code agent.message}. */
-    private void item(String type, JsonNode item) {
+    /**
+     * Reference §3.13 {@code item.started} / {@code item.completed}; an agent message of the task's own turn is {@code
+     * agent.message}. A sub-agent's commands and file changes are marked {@code subagent}; its messages are not shown
+     * (the sub-agent answers the task's agent, and one could be taken for the task's answer).
+     */
+    private void item(String type, JsonNode params, int origin) {
+        JsonNode item = params.path("item");
         String kind = item.path("type").asText("");
         switch (kind) {
             case "agentMessage" -> {
-                if (!type.equals("item.completed")) {
+                if (!type.equals("item.completed") || origin != CodexThreads.MAIN) {
                     return;
                 }
                 String text = item.path("text").asText("");
@@ -375,23 +384,30 @@ final class CodexTurn implements ProviderTurns.Turn {
                 if (item.path("exitCode").isIntegralNumber()) {
                     event.put("exit_code", item.path("exitCode").asLong());
                 }
-                context.event(type, event.build());
+                context.event(type, marked(event, origin).build());
             }
             case "fileChange" -> {
                 JsonNode changes = item.path("changes");
-                fileChanges.put(item.path("id").asText(""), changes);
-                context.event(
-                        type,
-                        JsonValue.object()
-                                .put("type", kind)
-                                .put("changes", CodexInteractions.files(changes))
-                                .put("status", item.path("status").asText(""))
-                                .build());
+                fileChanges.put(itemKey(params, item.path("id")), changes);
+                var event = JsonValue.object()
+                        .put("type", kind)
+                        .put("changes", CodexInteractions.files(changes))
+                        .put("status", item.path("status").asText(""));
+                context.event(type, marked(event, origin).build());
             }
             default -> {
-                // user messages, reasoning, web searches: not shown
+                // user messages, reasoning, web searches, sub-agent tool calls: not shown
             }
         }
+    }
+
+    /** A sub-agent's event names it: {@code subagent} n, the n-th sub-agent Codex tied to the turn. */
+    private static JsonValue.ObjectBuilder marked(JsonValue.ObjectBuilder event, int origin) {
+        return origin == CodexThreads.MAIN ? event : event.put("subagent", origin);
+    }
+
+    private static String itemKey(JsonNode params, JsonNode itemId) {
+        return params.path("threadId").asText("") + "\n" + itemId.asText("");
     }
 
     // ------------------------------------------------------------------------------------------ interactions
@@ -433,9 +449,7 @@ final class CodexTurn implements ProviderTurns.Turn {
             case CodexInteractions.COMMAND_APPROVAL -> CodexInteractions.commandApproval(params);
             case CodexInteractions.FILE_CHANGE_APPROVAL ->
                 CodexInteractions.fileChangeApproval(
-                        params,
-                        Optional.ofNullable(
-                                fileChanges.get(params.path("itemId").asText(""))));
+                        params, Optional.ofNullable(fileChanges.get(itemKey(params, params.path("itemId")))));
             default -> CodexInteractions.permissionsApproval(params);
         };
         ApprovalResolution resolution = context.requestApproval(approval);

@@ -138,6 +138,45 @@ class FakeAppServerIT {
     }
 
     @Test
+    void a_sub_agents_command_is_an_event_but_its_final_answer_is_not_the_tasks_and_a_strangers_items_are_dropped()
+            throws Exception {
+        String main = "{\"method\":\"turn/started\",\"params\":{\"threadId\":\"th_1\","
+                + "\"turn\":{\"id\":\"tu_1\",\"rootTurnId\":\"tu_1\",\"status\":\"inProgress\"}}}";
+        String sub = "{\"method\":\"turn/started\",\"params\":{\"threadId\":\"th_sub\","
+                + "\"turn\":{\"id\":\"tu_sub\",\"rootTurnId\":\"tu_1\",\"status\":\"inProgress\"}}}";
+        String stranger = "{\"method\":\"turn/started\",\"params\":{\"threadId\":\"th_x\","
+                + "\"turn\":{\"id\":\"tu_x\",\"rootTurnId\":\"tu_x\",\"status\":\"inProgress\"}}}";
+        CodexAgentRuntime runtime = runtime(
+                INIT + THREAD + TURN
+                        + " echo '" + main + "'; echo '" + sub + "'; echo '" + stranger + "';"
+                        + commandItem("th_sub", "tu_sub") + commandItem("th_x", "tu_x")
+                        + " echo '{\"method\":\"item/completed\",\"params\":{\"threadId\":\"th_1\",\"turnId\":\"tu_1\","
+                        + "\"item\":{\"type\":\"agentMessage\",\"id\":\"m1\",\"text\":\"Main\",\"phase\":\"final_answer\"}}}';"
+                        + " echo '{\"method\":\"item/completed\",\"params\":{\"threadId\":\"th_sub\",\"turnId\":\"tu_sub\","
+                        + "\"item\":{\"type\":\"agentMessage\",\"id\":\"m2\",\"text\":\"Sub\",\"phase\":\"final_answer\"}}}';"
+                        + " echo '{\"method\":\"turn/completed\",\"params\":{\"threadId\":\"th_sub\","
+                        + "\"turn\":{\"id\":\"tu_sub\",\"status\":\"completed\"}}}';"
+                        + " echo '{\"method\":\"turn/completed\",\"params\":{\"threadId\":\"th_1\","
+                        + "\"turn\":{\"id\":\"tu_1\",\"status\":\"completed\"}}}';"
+                        + " cat > /dev/null",
+                Duration.ofSeconds(5),
+                1 << 20);
+        RecordingRunContext context = new RecordingRunContext();
+        TurnOutcome outcome = runtime.runTurn(request(Optional.empty()), context);
+        assertEquals("Main", outcome.finalResponse(), "a sub-agent's final_answer is not the task's");
+        assertEquals(
+                List.of("turn.started", "item.completed", "agent.message"),
+                context.events,
+                "the stranger's command is dropped");
+    }
+
+    private static String commandItem(String thread, String turn) {
+        return " echo '{\"method\":\"item/completed\",\"params\":{\"threadId\":\"" + thread + "\",\"turnId\":\""
+                + turn + "\",\"item\":{\"type\":\"commandExecution\",\"id\":\"c\",\"command\":\"ls\","
+                + "\"cwd\":\"/w\",\"status\":\"completed\",\"exitCode\":0}}}';";
+    }
+
+    @Test
     void the_probe_reads_the_version_line_and_a_missing_binary_is_unavailable() throws Exception {
         CodexAgentRuntime present =
                 runtime("[ \"$1\" = --version ] && echo 'codex-cli 9.9.9'", Duration.ofSeconds(5), 1 << 20);

@@ -235,6 +235,108 @@ class CodexServeIT {
         w.probe.awaitLeaseReleased(1);
     }
 
+    /**
+     * The task's agent spawns a sub-agent ({@code multi_agent_v1.spawn_agent}, whose requests are the ones with
+     * {@code SUBAGENT} in the last user message), waits for it, and answers {@code main done}; the sub-agent runs
+     * {@code steps} one after the other, then answers {@code sub done}.
+     */
+    static MockResponsesApi.Script subagent(List<Reply.Call> steps) {
+        return r -> {
+            if (r.lastUserText().contains("SUBAGENT")) {
+                return steps.stream()
+                        .filter(c -> r.callOutput(c.callId()).isEmpty())
+                        .<Reply>map(c -> c)
+                        .findFirst()
+                        .orElse(new Reply.Text("sub done"));
+            }
+            Optional<JsonNode> spawned = r.callOutput("call_spawn");
+            if (spawned.isEmpty()) {
+                return new Reply.Call(
+                        "call_spawn",
+                        "multi_agent_v1.spawn_agent",
+                        MockResponsesApi.json("{\"message\":\"SUBAGENT go\"}"));
+            }
+            if (r.callOutput("call_wait").isEmpty()) {
+                String agent = MockResponsesApi.json(
+                                spawned.get().path("output").asText())
+                        .path("agent_id")
+                        .asText();
+                return new Reply.Call(
+                        "call_wait",
+                        "multi_agent_v1.wait_agent",
+                        MockResponsesApi.json("{\"targets\":[\"" + agent + "\"],\"timeout_ms\":60000}"));
+            }
+            return new Reply.Text("main done");
+        };
+    }
+
+    /** An {@code exec_command} call whose command Codex runs as a patch (an {@code apply_patch} heredoc). */
+    static Reply.Call addFile(String callId, String path) {
+        String cmd = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: " + path + "\n+text\n*** End Patch\nEOF\n";
+        return new Reply.Call(
+                callId, "exec_command", MockModelServer.JSON.createObjectNode().put("cmd", cmd));
+    }
+
+    @Test
+    void a_sub_agents_commands_and_file_changes_are_task_events_and_its_patch_approval_shows_the_files()
+            throws Exception {
+        ProviderWorld<MockResponsesApi> w = world(subagent(List.of(
+                new Reply.Call(
+                        "call_sub_cmd",
+                        "exec_command",
+                        MockResponsesApi.json("{\"cmd\":\"echo sub > sub-plain.txt\"}")),
+                addFile("call_sub_in", "sub-in.txt"),
+                addFile("call_sub_out", "../outside-sub.txt"))));
+        String id = w.submit("Delegate the work");
+        JsonNode pending = w.awaitPending(id);
+        JsonNode payload = pending.get("payload");
+        assertEquals("file_change", payload.get("category").asText(), payload.toString());
+        assertEquals(
+                "[{\"kind\":\"add\",\"path\":\"<outside-workdir>\"}]",
+                String.valueOf(payload.get("file_changes")),
+                "the sub-agent's patch approval shows its files: " + payload);
+        respond(w, id, pending, "deny");
+        JsonNode task = w.awaitStatus(id, "succeeded");
+        assertEquals("main done", task.get("final_response").asText(), "the task's answer is its own agent's");
+        assertTrue(Files.exists(w.proj.resolve("sub-plain.txt")));
+        assertFalse(Files.exists(w.proj.resolveSibling("outside-sub.txt")), "the denied patch was not applied");
+
+        JsonNode events = w.mcp.call("read_agent_task_events", Map.of("task_id", id, "limit", 500))
+                .ok()
+                .get("events");
+        List<JsonNode> completed = new java.util.ArrayList<>();
+        events.forEach(e -> {
+            if (e.get("event_type").asText().equals("item.completed")) {
+                completed.add(e.get("payload"));
+            }
+        });
+        assertTrue(
+                completed.stream()
+                        .anyMatch(p -> p.path("type").asText().equals("commandExecution")
+                                && p.path("command").asText().contains("echo sub > sub-plain.txt")
+                                && p.path("subagent").asInt() == 1),
+                "the sub-agent's command is a task event, marked: " + completed);
+        assertTrue(
+                completed.stream()
+                        .anyMatch(p -> p.path("type").asText().equals("fileChange")
+                                && p.path("changes").toString().contains("\"sub-in.txt\"")
+                                && p.path("subagent").asInt() == 1),
+                "the sub-agent's file change is a task event, marked: " + completed);
+        String all = events.toString();
+        assertFalse(all.contains("sub done"), "the sub-agent's message is not the task's: " + all);
+        String agent = MockResponsesApi.json(w.mock.requests().stream()
+                        .flatMap(r -> r.callOutput("call_spawn").stream())
+                        .findFirst()
+                        .orElseThrow()
+                        .path("output")
+                        .asText())
+                .path("agent_id")
+                .asText();
+        assertFalse(agent.isEmpty() || all.contains(agent), "no event carries the sub-agent's native thread id");
+        assertFalse(all.contains(w.proj.toString()), "no event carries the host path");
+        w.probe.awaitNoGuard(1);
+    }
+
     @Test
     void a_question_answered_through_answer_agent_question_reaches_the_model() throws Exception {
         String ask = "{\"questions\":[{\"id\":\"color\",\"header\":\"Color\",\"question\":\"Which color?\","

@@ -23,7 +23,10 @@ final class MockResponsesApi implements ProviderWorld.MockModel {
     sealed interface Reply {
         record Text(String text) implements Reply {}
 
-        /** A {@code function_call} of one of the tools Codex offered ({@code exec_command}, ...). */
+        /**
+         * A {@code function_call} of one of the tools Codex offered ({@code exec_command}, ...); a name {@code
+         * <namespace>.<tool>} calls a tool of a namespace ({@code multi_agent_v1.spawn_agent}).
+         */
         record Call(String callId, String name, JsonNode arguments) implements Reply {}
 
         record Status(int status) implements Reply {}
@@ -125,11 +128,15 @@ final class MockResponsesApi implements ProviderWorld.MockModel {
                 MockModelServer.Sse sse = exchange.sse();
                 sse.event(created(id));
                 ObjectNode done = event("response.output_item.done");
-                done.putObject("item")
+                ObjectNode item = done.putObject("item")
                         .put("type", "function_call")
                         .put("id", "fc_" + id)
-                        .put("call_id", c.callId())
-                        .put("name", c.name())
+                        .put("call_id", c.callId());
+                int dot = c.name().indexOf('.');
+                if (dot > 0) { // a tool of a namespace Codex offered (multi_agent_v1.spawn_agent)
+                    item.put("namespace", c.name().substring(0, dot));
+                }
+                item.put("name", c.name().substring(dot + 1))
                         .put("arguments", c.arguments().toString());
                 sse.event(done);
                 sse.event(completed(id));
