@@ -400,32 +400,12 @@ class ClaudeConfigurationEscapeIT {
         };
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, script, Map.of())) {
             externalDiff(w.proj, w.proj.resolve("ext.txt").toString());
-            List<String> asked = new ArrayList<>();
-            String id = w.submit("diff");
-            while (true) {
-                JsonNode task = w.probe.awaitTask(
-                        id,
-                        t -> t.get("status").asText().equals("succeeded")
-                                || (t.has("pending_request")
-                                        && !t.get("pending_request").isNull()));
-                if (task.get("status").asText().equals("succeeded")) {
-                    break;
-                }
-                JsonNode request = task.get("pending_request");
-                asked.add(request.path("payload").path("command_display").asText());
-                w.mcp.call(
-                                "respond_agent_approval",
-                                Map.of(
-                                        "task_id",
-                                        id,
-                                        "request_id",
-                                        request.get("request_id").asText(),
-                                        "decision",
-                                        "deny"))
-                        .ok();
-            }
+            List<JsonNode> asked = new ArrayList<>();
+            w.finish(w.submit("diff"), request -> "deny", asked);
             assertFalse(Files.exists(w.proj.resolve("ext.txt")), "git ran the workdir's diff.external unasked");
-            return asked;
+            return asked.stream()
+                    .map(r -> r.path("payload").path("command_display").asText())
+                    .toList();
         }
     }
 

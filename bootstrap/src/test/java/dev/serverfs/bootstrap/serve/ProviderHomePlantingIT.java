@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -37,39 +36,18 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ~/.claude.json} or {@code ~/.claude/settings.local.json}.
  */
 class ProviderHomePlantingIT {
-    private static final Set<String> TERMINAL = Set.of("succeeded", "failed", "cancelled", "interrupted");
-
     @TempDir
     Path dir;
 
     /** Runs task {@code id} to its end, answering each approval with what {@code decide} says; the tools asked for. */
     private static List<String> run(ProviderWorld<?> w, String id, Function<JsonNode, String> decide) throws Exception {
-        List<String> asked = new ArrayList<>();
-        while (true) {
-            JsonNode task = w.probe.awaitTask(
-                    id,
-                    t -> TERMINAL.contains(t.get("status").asText())
-                            || (t.has("pending_request")
-                                    && !t.get("pending_request").isNull()));
-            if (TERMINAL.contains(task.get("status").asText())) {
-                assertEquals("succeeded", task.get("status").asText(), task.toString());
-                return asked;
-            }
-            JsonNode request = task.get("pending_request");
-            asked.add(request.path("payload")
-                    .path("tool")
-                    .asText(request.path("payload").path("category").asText()));
-            w.mcp.call(
-                            "respond_agent_approval",
-                            Map.of(
-                                    "task_id",
-                                    id,
-                                    "request_id",
-                                    request.get("request_id").asText(),
-                                    "decision",
-                                    decide.apply(request)))
-                    .ok();
-        }
+        List<JsonNode> asked = new ArrayList<>();
+        w.finish(id, decide, asked);
+        return asked.stream()
+                .map(r -> r.path("payload")
+                        .path("tool")
+                        .asText(r.path("payload").path("category").asText()))
+                .toList();
     }
 
     /** The text blocks of the first user message of {@code r}: the task's prompt, with what Claude put before it. */

@@ -1,11 +1,17 @@
 package dev.serverfs.bootstrap.serve;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.serverfs.domain.task.RecoveryGuard;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * One real-provider test's world: its own {@code HOME}, a read-write workdir {@code proj} in {@code workspace-write}
@@ -15,6 +21,8 @@ import java.util.Map;
  * what their CLI needs. Closing it stops {@code serve}, then the mock.
  */
 final class ProviderWorld<M extends ProviderWorld.MockModel> implements AutoCloseable {
+    private static final Set<String> TERMINAL = Set.of("succeeded", "failed", "cancelled", "interrupted");
+
     /** A mock model server a world stops last; closing it throws nothing. */
     interface MockModel extends AutoCloseable {
         @Override
@@ -107,17 +115,35 @@ final class ProviderWorld<M extends ProviderWorld.MockModel> implements AutoClos
 
     /** Waits for {@code succeeded}, answering every approval the task asks on the way with {@code decision}. */
     JsonNode finish(String id, String decision) throws Exception {
+        return finish(id, request -> decision, new ArrayList<>());
+    }
+
+    /**
+     * Runs task {@code id} to its end, answering each approval with what {@code decide} says of its pending request,
+     * which is added to {@code asked}; the task, which must have {@code succeeded}.
+     */
+    JsonNode finish(String id, Function<JsonNode, String> decide, List<JsonNode> asked) throws Exception {
         while (true) {
             JsonNode task = probe.awaitTask(
                     id,
-                    t -> t.get("status").asText().equals("succeeded")
+                    t -> TERMINAL.contains(t.get("status").asText())
                             || (t.has("pending_request")
                                     && !t.get("pending_request").isNull()));
-            if (task.get("status").asText().equals("succeeded")) {
+            if (TERMINAL.contains(task.get("status").asText())) {
+                assertEquals("succeeded", task.get("status").asText(), task.toString());
                 return task;
             }
-            String request = task.get("pending_request").get("request_id").asText();
-            mcp.call("respond_agent_approval", Map.of("task_id", id, "request_id", request, "decision", decision))
+            JsonNode request = task.get("pending_request");
+            asked.add(request);
+            mcp.call(
+                            "respond_agent_approval",
+                            Map.of(
+                                    "task_id",
+                                    id,
+                                    "request_id",
+                                    request.get("request_id").asText(),
+                                    "decision",
+                                    decide.apply(request)))
                     .ok();
         }
     }
