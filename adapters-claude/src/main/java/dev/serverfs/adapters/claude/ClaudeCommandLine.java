@@ -196,16 +196,16 @@ final class ClaudeCommandLine {
 
     /**
      * What of the configuration directory the view shows empty and read-only: what Claude (2.1.197, 2.1.332) reads
-     * there and acts on at a later task's start, which any approved command could have written (probes G and H). A subagent ({@code
-     * agents/}) may declare {@code permissionMode: bypassPermissions}, and its commands then run without asking; a
-     * skill or a command ({@code skills/}, {@code commands/}) may declare {@code allowed-tools}, so one approval of the
-     * skill allows every command of the turn; {@code remote-settings.json}, the cache of an organisation's remote
-     * managed settings, is read as policy settings (above every other source) whenever the account is eligible (the
-     * default endpoint with an API key, a Team or Enterprise login), so an allow rule there runs commands without
-     * asking; {@code state/}, where 2.1.332 keeps another such cache ({@code hybrid-settings.json}), read as policy
-     * settings with an API key and no sign-in too (a deny rule there took a tool from every later task, probe K);
-     * {@code CLAUDE.md}, {@code rules/} and the saved workflows ({@code workflows/*.js}, whose descriptions
-     * are listed to the model) are instructions the operator never gave. The workdir's own {@code .claude} is not read
+     * there and acts on at a later task's start, which any approved command could have written (probes G and H). A
+     * subagent ({@code agents/}) may declare {@code permissionMode: bypassPermissions}, and its commands then run
+     * without asking; a skill or a command ({@code skills/}, {@code commands/}) may declare {@code allowed-tools}, so
+     * one approval of the skill allows every command of the turn; {@code remote-settings.json}, the cache of an
+     * organisation's remote managed settings, is read as policy settings (above every other source) whenever the
+     * account is eligible (the default endpoint with an API key, a Team or Enterprise login), so an allow rule there
+     * runs commands without asking; {@code state/}, where 2.1.332 keeps another such cache ({@code
+     * hybrid-settings.json}), read as policy settings with an API key and no sign-in too (a deny rule there took a tool
+     * from every later task, probe K); {@code CLAUDE.md}, {@code rules/} and the saved workflows ({@code
+     * workflows/*.js}, whose descriptions are listed to the model) are instructions the operator never gave. The workdir's own {@code .claude} is not read
      * for any of them ({@code --setting-sources user}).
      *
      * <p>Fresh for each child, because Claude writes them itself: the global configuration ({@code globalConfig},

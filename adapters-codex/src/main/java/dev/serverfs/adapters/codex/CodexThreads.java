@@ -20,7 +20,7 @@ final class CodexThreads {
     static final int NONE = -1;
 
     private final Map<String, Integer> subagents = new HashMap<>();
-    /** The task's turn as its {@code turn/started} named it: the reader may see it before {@code turn/start}'s answer. */
+    /** The task's turn as its {@code turn/started} named it: the reader may see it before the turn/start answer. */
     private String started;
 
     /**
