@@ -204,7 +204,9 @@ final class ClaudeCommandLine {
      * account is eligible (the default endpoint with an API key, a Team or Enterprise login), so an allow rule there
      * runs commands without asking; {@code state/}, where 2.1.332 keeps another such cache ({@code
      * hybrid-settings.json}), read as policy settings with an API key and no sign-in too (a deny rule there took a tool
-     * from every later task, probe K); {@code CLAUDE.md}, {@code rules/} and the saved workflows ({@code
+     * from every later task, probe K); {@code plugins/}, where a plugin's files, its marketplace's registration and its
+     * installation record all are, so every plugin the operator's settings enable ({@code enabledPlugins}) is a name a
+     * task can fill with skills and commands of its own, {@code allowed-tools} included (probe N); {@code CLAUDE.md}, {@code rules/} and the saved workflows ({@code
      * workflows/*.js}, whose descriptions are listed to the model) are instructions the operator never gave. The workdir's own {@code .claude} is not read
      * for any of them ({@code --setting-sources user}).
      *
@@ -224,6 +226,7 @@ final class ClaudeCommandLine {
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("workflows")),
                 ProviderSandbox.Grants.Emptied.file(configDir.resolve("remote-settings.json")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("state")),
+                ProviderSandbox.Grants.Emptied.directory(configDir.resolve("plugins")),
                 ProviderSandbox.Grants.Emptied.file(configDir.resolve("CLAUDE.md")),
                 ProviderSandbox.Grants.Emptied.freshDirectory(configDir.resolve("session-env")),
                 ProviderSandbox.Grants.Emptied.freshFile(configDir.resolve(".config.json"), "{}")));

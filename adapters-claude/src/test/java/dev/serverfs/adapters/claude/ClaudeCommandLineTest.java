@@ -63,7 +63,8 @@ class ClaudeCommandLineTest {
     }
 
     @Test
-    void the_subagents_skills_commands_rules_workflows_cached_policy_and_memory_of_the_configuration_are_shown_empty() {
+    void
+            the_subagents_skills_commands_rules_workflows_cached_policy_plugins_and_memory_of_the_configuration_are_shown_empty() {
         Path dir = Path.of("/home/op/.claude");
         ProviderSandbox.Grants grants = ClaudeCommandLine.grants(
                 "claude", Map.of("HOME", "/home/op", "PATH", "/nowhere"), Map.of(), Instant.EPOCH);
@@ -76,6 +77,7 @@ class ClaudeCommandLineTest {
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("workflows")),
                         ProviderSandbox.Grants.Emptied.file(dir.resolve("remote-settings.json")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("state")),
+                        ProviderSandbox.Grants.Emptied.directory(dir.resolve("plugins")),
                         ProviderSandbox.Grants.Emptied.file(dir.resolve("CLAUDE.md")),
                         ProviderSandbox.Grants.Emptied.freshDirectory(dir.resolve("session-env")),
                         ProviderSandbox.Grants.Emptied.freshFile(dir.resolve(".config.json"), "{}"),
