@@ -206,9 +206,10 @@ final class ClaudeCommandLine {
      * hybrid-settings.json}), read as policy settings with an API key and no sign-in too (a deny rule there took a tool
      * from every later task, probe K); {@code plugins/}, where a plugin's files, its marketplace's registration and its
      * installation record all are, so every plugin the operator's settings enable ({@code enabledPlugins}) is a name a
-     * task can fill with skills and commands of its own, {@code allowed-tools} included (probe N); {@code CLAUDE.md}, {@code rules/} and the saved workflows ({@code
-     * workflows/*.js}, whose descriptions are listed to the model) are instructions the operator never gave. The workdir's own {@code .claude} is not read
-     * for any of them ({@code --setting-sources user}).
+     * task can fill with skills and commands of its own, {@code allowed-tools} included (probe N); {@code CLAUDE.md},
+     * {@code rules/} and the saved workflows ({@code workflows/*.js}, whose descriptions are listed to the model) are
+     * instructions the operator never gave. The workdir's own {@code .claude} is not read for any of them ({@code
+     * --setting-sources user}).
      *
      * <p>Fresh for each child, because Claude writes them itself: the global configuration ({@code globalConfig},
      * {@code ~/.claude.json}, or {@code .claude.json} in {@code CLAUDE_CONFIG_DIR}; and {@code .config.json} in the
