@@ -118,12 +118,9 @@ class FakeAppServerIT {
                 INIT + THREAD + TURN
                         + " echo '{\"id\":7,\"method\":\"mcpServer/elicitation/request\",\"params\":{}}';"
                         + " read -r reply; echo \"$reply\" > " + replies + ";"
-                        + " echo '{\"method\":\"item/completed\",\"params\":{\"threadId\":\"th_1\",\"turnId\":\"tu_1\","
-                        + "\"item\":{\"type\":\"agentMessage\",\"id\":\"m1\",\"text\":\"Hi\",\"phase\":\"final_answer\"}}}';"
-                        + " echo '{\"method\":\"item/completed\",\"params\":{\"threadId\":\"th_1\",\"turnId\":\"tu_1\","
-                        + "\"item\":{\"type\":\"agentMessage\",\"id\":\"m2\",\"text\":\"PS\"}}}';"
-                        + " echo '{\"method\":\"turn/completed\",\"params\":{\"threadId\":\"th_1\","
-                        + "\"turn\":{\"id\":\"tu_1\",\"status\":\"completed\"}}}';"
+                        + message("th_1", "tu_1", "m1", "Hi", "final_answer")
+                        + message("th_1", "tu_1", "m2", "PS", "")
+                        + turnCompleted("th_1", "tu_1")
                         + " cat > /dev/null",
                 Duration.ofSeconds(5),
                 1 << 20);
@@ -150,14 +147,10 @@ class FakeAppServerIT {
                 INIT + THREAD + TURN
                         + " echo '" + main + "'; echo '" + sub + "'; echo '" + stranger + "';"
                         + commandItem("th_sub", "tu_sub") + commandItem("th_x", "tu_x")
-                        + " echo '{\"method\":\"item/completed\",\"params\":{\"threadId\":\"th_1\",\"turnId\":\"tu_1\","
-                        + "\"item\":{\"type\":\"agentMessage\",\"id\":\"m1\",\"text\":\"Main\",\"phase\":\"final_answer\"}}}';"
-                        + " echo '{\"method\":\"item/completed\",\"params\":{\"threadId\":\"th_sub\",\"turnId\":\"tu_sub\","
-                        + "\"item\":{\"type\":\"agentMessage\",\"id\":\"m2\",\"text\":\"Sub\",\"phase\":\"final_answer\"}}}';"
-                        + " echo '{\"method\":\"turn/completed\",\"params\":{\"threadId\":\"th_sub\","
-                        + "\"turn\":{\"id\":\"tu_sub\",\"status\":\"completed\"}}}';"
-                        + " echo '{\"method\":\"turn/completed\",\"params\":{\"threadId\":\"th_1\","
-                        + "\"turn\":{\"id\":\"tu_1\",\"status\":\"completed\"}}}';"
+                        + message("th_1", "tu_1", "m1", "Main", "final_answer")
+                        + message("th_sub", "tu_sub", "m2", "Sub", "final_answer")
+                        + turnCompleted("th_sub", "tu_sub")
+                        + turnCompleted("th_1", "tu_1")
                         + " cat > /dev/null",
                 Duration.ofSeconds(5),
                 1 << 20);
@@ -168,6 +161,18 @@ class FakeAppServerIT {
                 List.of("turn.started", "item.completed", "agent.message"),
                 context.events,
                 "the stranger's command is dropped");
+    }
+
+    /** An {@code agentMessage} item completed; {@code phase} empty for none. */
+    private static String message(String thread, String turn, String id, String text, String phase) {
+        return " echo '{\"method\":\"item/completed\",\"params\":{\"threadId\":\"" + thread + "\",\"turnId\":\""
+                + turn + "\",\"item\":{\"type\":\"agentMessage\",\"id\":\"" + id + "\",\"text\":\"" + text
+                + "\"" + (phase.isEmpty() ? "" : ",\"phase\":\"" + phase + "\"") + "}}}';";
+    }
+
+    private static String turnCompleted(String thread, String turn) {
+        return " echo '{\"method\":\"turn/completed\",\"params\":{\"threadId\":\"" + thread + "\",\"turn\":{\"id\":\""
+                + turn + "\",\"status\":\"completed\"}}}';";
     }
 
     private static String commandItem(String thread, String turn) {
