@@ -54,6 +54,7 @@ public final class SidecarFileIngress implements FileIngress, AutoCloseable {
             ErrorCode.FILE_INGRESS_TOO_MANY_REDIRECTS,
             ErrorCode.FILE_INGRESS_UPSTREAM_FAILED,
             ErrorCode.FILE_INGRESS_BAD_REQUEST,
+            ErrorCode.FILE_INGRESS_UNAVAILABLE,
             ErrorCode.BINARY_PAYLOAD_TOO_LARGE);
 
     private final URI sidecarUrl;

@@ -17,11 +17,15 @@ import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xnio.IoUtils;
@@ -36,6 +40,9 @@ import org.xnio.IoUtils;
 final class SidecarHandler implements HttpHandler {
 
     static final int MAX_REQUEST_BYTES = 65_536;
+    /** Longer than the socket write timeout, which fails (and so ends) any exchange whose answer cannot be written. */
+    static final Duration EXCHANGE_END_BOUND = Duration.ofSeconds(90);
+
     private static final Logger log = LoggerFactory.getLogger(SidecarHandler.class);
     /** Strict: duplicate keys and anything after the one JSON value (a second value, garbage) are bad requests. */
     private static final ObjectReader JSON = IngressJson.MAPPER
@@ -52,6 +59,7 @@ final class SidecarHandler implements HttpHandler {
     private final FetchRemoteFileUseCase fetch;
     private final Executor workers;
     private final Set<String> hostNames;
+    private volatile boolean closing;
 
     /** {@code hostNames}: the names (lower case, IPv6 literals in brackets) under which clients reach the sidecar. */
     SidecarHandler(FetchRemoteFileUseCase fetch, Executor workers, Set<String> hostNames) {
@@ -60,8 +68,20 @@ final class SidecarHandler implements HttpHandler {
         this.hostNames = Set.copyOf(hostNames);
     }
 
+    /**
+     * From now on every request, {@code /healthz} too, is answered 503 {@code FILE_INGRESS_UNAVAILABLE} and its
+     * connection closed: the sidecar is going away (a request already past this check is answered as usual).
+     */
+    void refuseNewRequests() {
+        closing = true;
+    }
+
     @Override
     public void handleRequest(HttpServerExchange exchange) {
+        if (closing) {
+            refuse(exchange);
+            return;
+        }
         // A web page whose name was rebound to this address (DNS rebinding) can post to /fetch, but its requests
         // carry the page's own host name: refused here, before the body is read, and the connection is not reused.
         if (!hostAllowed(exchange)) {
@@ -97,20 +117,55 @@ final class SidecarHandler implements HttpHandler {
         // thread, which piled up until a GC (issue 10 item 5).
         exchange.getRequestReceiver()
                 .receiveFullBytes(
-                        (ex, body) -> ex.dispatch(workers, worker -> answer(worker, body)),
+                        (ex, body) -> {
+                            try {
+                                ex.dispatch(workers, worker -> answer(worker, body));
+                            } catch (RejectedExecutionException closed) {
+                                refuse(ex);
+                            }
+                        },
                         (ex, e) -> IoUtils.safeClose(ex.getConnection()));
     }
 
+    private static void refuse(HttpServerExchange exchange) {
+        exchange.setPersistent(false);
+        sendCode(exchange, 503, ErrorCode.FILE_INGRESS_UNAVAILABLE.wire());
+    }
+
+    /**
+     * Fetches on a worker and answers; returns only once the exchange has ended, whichever thread wrote its last bytes,
+     * so that the sidecar's {@link UndertowIngressSidecar#close} drains the answers in flight by waiting for its
+     * workers. A write that cannot finish fails within the socket's write timeout, which ends the exchange too;
+     * {@link #EXCHANGE_END_BOUND} only keeps a worker from waiting forever should Undertow never end it.
+     */
     private void answer(HttpServerExchange exchange, byte[] body) {
+        CountDownLatch ended = new CountDownLatch(1);
+        exchange.addExchangeCompleteListener((ex, next) -> {
+            try {
+                next.proceed();
+            } finally {
+                ended.countDown();
+            }
+        });
+        respond(exchange, body);
         try {
-            byte[] file = fetch.fetch(readCommand(body));
-            exchange.setStatusCode(200);
-            exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/octet-stream");
-            exchange.getResponseHeaders().put(Headers.CONTENT_LENGTH, file.length);
-            // Undertow's non-blocking sender: a large file never parks this virtual thread on a selector.
-            exchange.getResponseSender().send(ByteBuffer.wrap(file));
+            if (!ended.await(EXCHANGE_END_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
+                IoUtils.safeClose(exchange.getConnection());
+            }
+        } catch (InterruptedException e) {
+            // The sidecar's close ran out of grace: the connection goes with this worker.
+            IoUtils.safeClose(exchange.getConnection());
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void respond(HttpServerExchange exchange, byte[] body) {
+        byte[] file;
+        try {
+            file = fetch.fetch(readCommand(body));
         } catch (ServerFsException e) {
             sendCode(exchange, statusOf(e.code()), e.code().wire());
+            return;
         } catch (RuntimeException | Error e) {
             // Whatever the fault (a StackOverflowError included), the caller gets the coded answer, never an empty 500.
             log.atError()
@@ -118,7 +173,13 @@ final class SidecarHandler implements HttpHandler {
                     .addKeyValue("exception", e.getClass().getName())
                     .log();
             sendCode(exchange, 502, ErrorCode.FILE_INGRESS_UPSTREAM_FAILED.wire());
+            return;
         }
+        exchange.setStatusCode(200);
+        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/octet-stream");
+        exchange.getResponseHeaders().put(Headers.CONTENT_LENGTH, file.length);
+        // Undertow's non-blocking sender: a large file never parks this virtual thread on a selector.
+        exchange.getResponseSender().send(ByteBuffer.wrap(file));
     }
 
     /**

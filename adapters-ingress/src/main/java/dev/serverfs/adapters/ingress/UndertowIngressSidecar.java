@@ -5,12 +5,15 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.DefaultByteBufferPool;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.xnio.Options;
 
 /**
@@ -30,11 +33,17 @@ public final class UndertowIngressSidecar implements AutoCloseable {
 
     private static final Set<String> WILDCARDS = Set.of("0.0.0.0", "::", "[::]", "");
 
-    private final Undertow server;
-    private final ExecutorService workers;
+    /** How long {@link #close} lets the fetches in flight finish and their answers be written. */
+    static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
 
-    private UndertowIngressSidecar(Undertow server, ExecutorService workers) {
+    private final Undertow server;
+    private final SidecarHandler handler;
+    private final ExecutorService workers;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private UndertowIngressSidecar(Undertow server, SidecarHandler handler, ExecutorService workers) {
         this.server = server;
+        this.handler = handler;
         this.workers = workers;
     }
 
@@ -57,6 +66,7 @@ public final class UndertowIngressSidecar implements AutoCloseable {
             names.add(bound.contains(":") && !bound.startsWith("[") ? "[" + bound + "]" : bound);
         }
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+        SidecarHandler handler = new SidecarHandler(fetch, workers, names);
         Undertow server = Undertow.builder()
                 .addHttpListener(port, host)
                 // Undertow's default pool caches buffers per thread, a new cache per virtual thread (issue 10, 4b):
@@ -70,7 +80,7 @@ public final class UndertowIngressSidecar implements AutoCloseable {
                 // Bounds every socket read and write, so a stalled peer cannot hold a connection forever.
                 .setSocketOption(Options.READ_TIMEOUT, 60_000)
                 .setSocketOption(Options.WRITE_TIMEOUT, 60_000)
-                .setHandler(new SidecarHandler(fetch, workers, names))
+                .setHandler(handler)
                 .build();
         try {
             server.start();
@@ -83,7 +93,7 @@ public final class UndertowIngressSidecar implements AutoCloseable {
             workers.shutdownNow();
             throw e;
         }
-        return new UndertowIngressSidecar(server, workers);
+        return new UndertowIngressSidecar(server, handler, workers);
     }
 
     /** The bound address (with the real port when 0 was asked for). */
@@ -91,9 +101,28 @@ public final class UndertowIngressSidecar implements AutoCloseable {
         return (InetSocketAddress) server.getListenerInfo().getFirst().getAddress();
     }
 
+    /**
+     * Refuses new requests (503 {@code FILE_INGRESS_UNAVAILABLE}, {@code /healthz} too), lets the fetches in flight
+     * finish and their answers be written within {@link #CLOSE_GRACE}, interrupts what is left, and only then stops the
+     * I/O threads: each answer ends on them, and stopped first they cut it off (a finished fetch's end was refused
+     * with a {@code RejectedExecutionException}). A second call does nothing.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        handler.refuseNewRequests();
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                workers.shutdownNow();
+                workers.awaitTermination(1, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            workers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         server.stop();
-        workers.shutdownNow();
     }
 }

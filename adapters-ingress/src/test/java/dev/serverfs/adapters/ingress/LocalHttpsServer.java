@@ -119,6 +119,21 @@ final class LocalHttpsServer implements AutoCloseable {
         });
     }
 
+    /** Counts {@code arrived} down when the request is in, then answers {@code body} only after {@link #release}. */
+    LocalHttpsServer held(String path, byte[] body, CountDownLatch arrived) {
+        return route(path, exchange -> {
+            arrived.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            exchange.sendResponseHeaders(200, body.length);
+            write(exchange, body);
+        });
+    }
+
     /**
      * A 200 that declares a large body and then sends one byte per {@code every} (each read well within the read
      * timeout) until {@link #release} or the client goes away: a slow-drip upstream.

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.serverfs.application.service.FetchRemoteFileService;
 import dev.serverfs.domain.ingress.HostPolicy;
 import dev.serverfs.domain.ingress.SidecarPolicy;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -17,6 +18,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,6 +70,32 @@ class UndertowIngressSidecarIT {
                 () -> UndertowIngressSidecar.start("127.0.0.1", address.getPort(), command -> new byte[0]));
         assertEquals(
                 200, RawHttp.send(address, "GET /healthz HTTP/1.1", new byte[0]).status());
+    }
+
+    @Test
+    void closing_refuses_new_requests_and_lets_a_fetch_in_flight_finish() throws Exception {
+        byte[] body = new byte[(int) SIDECAR_MAX];
+        new Random(7).nextBytes(body);
+        CountDownLatch arrived = new CountDownLatch(1);
+        upstream.held("/held.bin", body, arrived);
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<RawHttp.Response> inFlight = threads.submit(() -> fetch("https://files.test/held.bin", SIDECAR_MAX));
+            arrived.await();
+            Future<?> closing = threads.submit(sidecar::close);
+            // A host outside the list is refused at once (400) until the close has begun.
+            RawHttp.Response later = fetch("https://elsewhere.test/a", 10);
+            while (later.status() == 400) {
+                later = fetch("https://elsewhere.test/a", 10);
+            }
+            assertCode(later, 503, "FILE_INGRESS_UNAVAILABLE");
+            assertFalse(closing.isDone(), "the close waits for the fetch in flight");
+            upstream.release.countDown();
+            RawHttp.Response answer = inFlight.get(30, TimeUnit.SECONDS);
+            assertEquals(200, answer.status());
+            assertArrayEquals(body, answer.body());
+            closing.get(30, TimeUnit.SECONDS);
+        }
+        assertThrows(UncheckedIOException.class, () -> RawHttp.send(address, "GET /healthz HTTP/1.1", new byte[0]));
     }
 
     @Test
