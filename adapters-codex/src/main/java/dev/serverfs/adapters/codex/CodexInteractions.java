@@ -69,6 +69,21 @@ final class CodexInteractions {
         return List.copyOf(offered);
     }
 
+    /**
+     * {@code approval} asked by the task's {@code subagent}-th sub-agent: its title says so, and its payload names it
+     * ({@code subagent} n), as the sub-agent's events do.
+     */
+    static ApprovalRequest ofSubagent(ApprovalRequest approval, int subagent) {
+        JsonValue.ObjectBuilder extra = JsonValue.object();
+        approval.extra().members().forEach(extra::put);
+        return new ApprovalRequest(
+                approval.category(),
+                "Sub-agent " + subagent + ": " + approval.title(),
+                approval.requestedPermissions(),
+                approval.availableDecisions(),
+                extra.put("subagent", subagent).build());
+    }
+
     /** {@code item/commandExecution/requestApproval} → category {@code command}. */
     static ApprovalRequest commandApproval(JsonNode params) {
         var extra = JsonValue.object();

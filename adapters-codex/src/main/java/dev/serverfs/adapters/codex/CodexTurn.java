@@ -417,20 +417,24 @@ final class CodexTurn implements ProviderTurns.Turn {
             child.send(CodexWire.error(r.id(), CodexWire.METHOD_NOT_FOUND, "unsupported request"));
             return;
         }
-        Thread.ofVirtual().name("codex-interaction").start(() -> decide(r));
+        int origin = threads.origin(r.params(), threadId, turnId);
+        Thread.ofVirtual().name("codex-interaction").start(() -> decide(r, origin));
     }
 
-    /** Runs on its own thread: waits for the human, then answers unless Codex withdrew the request. */
-    private void decide(Message.ServerRequest r) {
+    /**
+     * Runs on its own thread: waits for the human, then answers unless Codex withdrew the request. {@code origin}:
+     * whose request it is ({@link CodexThreads#origin}, learnt by the reader).
+     */
+    private void decide(Message.ServerRequest r, int origin) {
         // Timed out, stale, the task ended (the lifecycle stops the turn), a secret question: refused.
         gate.decide(
                         r.id().asText(),
-                        () -> CodexWire.result(r.id(), answer(r)),
+                        () -> CodexWire.result(r.id(), answer(r, origin)),
                         e -> CodexWire.error(r.id(), CodexWire.HANDLER_FAILED, "the request was not answered"))
                 .ifPresent(child::send);
     }
 
-    private JsonNode answer(Message.ServerRequest r) {
+    private JsonNode answer(Message.ServerRequest r, int origin) {
         JsonNode params = r.params();
         if (r.method().equals(CodexInteractions.USER_INPUT)) {
             QuestionRequest questions = CodexInteractions.questions(params)
@@ -452,7 +456,8 @@ final class CodexTurn implements ProviderTurns.Turn {
                         params, Optional.ofNullable(fileChanges.get(itemKey(params, params.path("itemId")))));
             default -> CodexInteractions.permissionsApproval(params);
         };
-        ApprovalResolution resolution = context.requestApproval(approval);
+        ApprovalResolution resolution = context.requestApproval(
+                origin > CodexThreads.MAIN ? CodexInteractions.ofSubagent(approval, origin) : approval);
         if (resolution.decision() == ApprovalDecision.CANCEL_TASK) {
             cancelRequested = true; // Codex ends the turn interrupted; the lifecycle cancels the task
             if (permissions) {

@@ -67,6 +67,19 @@ class CodexInteractionsTest {
     }
 
     @Test
+    void a_sub_agents_approval_says_whose_it_is_and_keeps_everything_else() throws Exception {
+        ApprovalRequest own = CodexInteractions.commandApproval(
+                json("{\"command\":\"touch x\",\"cwd\":\"/srv/w\",\"availableDecisions\":[\"accept\",\"decline\"]}"));
+        ApprovalRequest sub = CodexInteractions.ofSubagent(own, 2);
+        assertEquals("Sub-agent 2: Run a command", sub.title());
+        assertEquals(own.category(), sub.category());
+        assertEquals(own.availableDecisions(), sub.availableDecisions());
+        String payload = CanonicalJson.write(sub.toPayload());
+        assertTrue(payload.contains("\"subagent\":2"), payload);
+        assertTrue(payload.contains("\"command_display\":\"touch x\""), payload);
+    }
+
+    @Test
     void a_permissions_approval_grants_the_chosen_subset_for_the_turn_or_the_session() throws Exception {
         JsonNode params = json("""
                 {"reason":"need more","cwd":"/srv/w","permissions":{"fileSystem":{"write":["/srv/other"]},

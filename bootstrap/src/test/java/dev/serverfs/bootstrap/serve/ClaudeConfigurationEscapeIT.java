@@ -12,6 +12,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -279,19 +280,16 @@ class ClaudeConfigurationEscapeIT {
     @Test
     void a_background_command_ends_with_its_task() throws Exception {
         Path bin = ClaudeCode.binary();
-        String[][] calls = {{"toolu_bg", "sh bg.sh", "true"}, {"toolu_ready", "sh ready.sh", "false"}};
-        MockMessagesApi.Script script = r -> {
-            for (String[] c : calls) {
-                if (r.toolResult(c[0]).isEmpty()) {
-                    return new MockMessagesApi.Reply.ToolUse(
-                            c[0],
-                            "Bash",
-                            MockMessagesApi.json("{\"command\":" + quote(c[1])
-                                    + ",\"description\":\"x\",\"run_in_background\":" + c[2] + "}"));
-                }
-            }
-            return new MockMessagesApi.Reply.Text("done");
-        };
+        MockMessagesApi.Script script = MockMessagesApi.calls(
+                "done",
+                MockMessagesApi.Call.of(
+                        "toolu_bg",
+                        "Bash",
+                        "{\"command\":\"sh bg.sh\",\"description\":\"x\",\"run_in_background\":true}"),
+                MockMessagesApi.Call.of(
+                        "toolu_ready",
+                        "Bash",
+                        "{\"command\":\"sh ready.sh\",\"description\":\"x\",\"run_in_background\":false}"));
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, script, Map.of())) {
             for (String fifo : List.of("go.fifo", "ready.fifo")) {
                 assertEquals(
@@ -321,9 +319,8 @@ class ClaudeConfigurationEscapeIT {
     /** The model calls {@code tool} with {@code input} in a repository with a {@code post-checkout} hook. */
     private void hookRunsNot(String tool, String input) throws Exception {
         Path bin = ClaudeCode.binary();
-        MockMessagesApi.Script worktree = r -> r.toolResult("toolu_wt").isPresent()
-                ? new MockMessagesApi.Reply.Text("done")
-                : new MockMessagesApi.Reply.ToolUse("toolu_wt", tool, MockMessagesApi.json(input));
+        MockMessagesApi.Script worktree =
+                MockMessagesApi.calls("done", MockMessagesApi.Call.of("toolu_wt", tool, input));
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, worktree, Map.of())) {
             Path proj = w.proj;
             Files.writeString(proj.resolve("tracked.txt"), "one\n");
@@ -387,17 +384,11 @@ class ClaudeConfigurationEscapeIT {
      */
     private List<String> gitAsked(String tool, String[][] commands) throws Exception {
         Path bin = ClaudeCode.binary();
-        MockMessagesApi.Script script = r -> {
-            for (String[] c : commands) {
-                if (r.toolResult(c[0]).isEmpty()) {
-                    return new MockMessagesApi.Reply.ToolUse(
-                            c[0],
-                            tool,
-                            MockMessagesApi.json("{\"command\":" + quote(c[1]) + ",\"description\":\"x\"}"));
-                }
-            }
-            return new MockMessagesApi.Reply.Text("done");
-        };
+        MockMessagesApi.Script script = MockMessagesApi.calls(
+                "done",
+                Arrays.stream(commands)
+                        .map(c -> MockMessagesApi.Call.command(c[0], tool, c[1]))
+                        .toArray(MockMessagesApi.Call[]::new));
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, script, Map.of())) {
             externalDiff(w.proj, w.proj.resolve("ext.txt").toString());
             List<JsonNode> asked = new ArrayList<>();
@@ -418,10 +409,8 @@ class ClaudeConfigurationEscapeIT {
     @Test
     void a_built_in_skill_runs_no_command_unasked() throws Exception {
         Path bin = ClaudeCode.binary();
-        MockMessagesApi.Script skill = r -> r.toolResult("toolu_skill").isPresent()
-                ? new MockMessagesApi.Reply.Text("reviewed")
-                : new MockMessagesApi.Reply.ToolUse(
-                        "toolu_skill", "Skill", MockMessagesApi.json("{\"skill\":\"security-review\"}"));
+        MockMessagesApi.Script skill = MockMessagesApi.calls(
+                "reviewed", MockMessagesApi.Call.of("toolu_skill", "Skill", "{\"skill\":\"security-review\"}"));
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, skill, Map.of())) {
             externalDiff(w.proj, w.proj.resolve("ext.txt").toString());
             JsonNode task = w.finish(w.submit("review the change"), "deny");

@@ -295,6 +295,8 @@ class CodexServeIT {
                 "[{\"kind\":\"add\",\"path\":\"<outside-workdir>\"}]",
                 String.valueOf(payload.get("file_changes")),
                 "the sub-agent's patch approval shows its files: " + payload);
+        assertEquals(1, payload.path("subagent").asInt(), "the approval names the sub-agent: " + payload);
+        assertTrue(payload.get("title").asText().startsWith("Sub-agent 1: "), payload.toString());
         respond(w, id, pending, "deny");
         JsonNode task = w.awaitStatus(id, "succeeded");
         assertEquals("main done", task.get("final_response").asText(), "the task's answer is its own agent's");

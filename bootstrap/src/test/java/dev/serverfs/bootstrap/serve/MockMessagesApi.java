@@ -84,6 +84,37 @@ final class MockMessagesApi implements ProviderWorld.MockModel {
     /** Chooses the reply to each request. */
     interface Script extends Function<Request, Reply> {}
 
+    /** One tool call of a scripted turn, {@code id} its {@code tool_use} id. */
+    record Call(String id, String tool, JsonNode input) {
+        /** A {@code Bash} call of {@code command}. */
+        static Call bash(String id, String command) {
+            return command(id, "Bash", command);
+        }
+
+        /** A call of {@code tool} ({@code Bash}, {@code Monitor}) running {@code command}. */
+        static Call command(String id, String tool, String command) {
+            return new Call(
+                    id, tool, JSON.createObjectNode().put("command", command).put("description", "x"));
+        }
+
+        /** A call of {@code tool} with {@code input}, a JSON object's text. */
+        static Call of(String id, String tool, String input) {
+            return new Call(id, tool, json(input));
+        }
+    }
+
+    /** Makes {@code calls} one after the other, each once the previous one's result is in, then answers {@code done}. */
+    static Script calls(String done, Call... calls) {
+        return r -> {
+            for (Call c : calls) {
+                if (r.toolResult(c.id()).isEmpty()) {
+                    return new Reply.ToolUse(c.id(), c.tool(), c.input());
+                }
+            }
+            return new Reply.Text(done);
+        };
+    }
+
     private final MockModelServer server;
     private final AtomicInteger ids = new AtomicInteger();
     private volatile Script script;
