@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.serverfs.bootstrap.serve.MockMessagesApi.Reply;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,18 +30,11 @@ class ClaudeReviewIT {
         String bash = "{\"command\":\"touch by-bash.txt; echo changed > keep.txt\",\"description\":\"Change files\"}";
         String edit = "{\"file_path\":\"" + work.resolve("keep.txt")
                 + "\",\"old_string\":\"original\",\"new_string\":\"edited\"}";
-        MockMessagesApi.Script script = r -> {
-            if (r.toolResult("toolu_write").isEmpty()) {
-                return new Reply.ToolUse("toolu_write", "Write", MockMessagesApi.json(write));
-            }
-            if (r.toolResult("toolu_bash").isEmpty()) {
-                return new Reply.ToolUse("toolu_bash", "Bash", MockMessagesApi.json(bash));
-            }
-            if (r.toolResult("toolu_edit").isEmpty()) {
-                return new Reply.ToolUse("toolu_edit", "Edit", MockMessagesApi.json(edit));
-            }
-            return new Reply.Text("Reviewed without changes.");
-        };
+        MockMessagesApi.Script script = MockMessagesApi.calls(
+                "Reviewed without changes.",
+                MockMessagesApi.Call.of("toolu_write", "Write", write),
+                MockMessagesApi.Call.of("toolu_bash", "Bash", bash),
+                MockMessagesApi.Call.of("toolu_edit", "Edit", edit));
         Files.createDirectories(work);
         Files.writeString(work.resolve("keep.txt"), "original\n");
         try (ProviderWorld<MockMessagesApi> world = ClaudeWorld.start(
