@@ -208,7 +208,9 @@ final class ClaudeCommandLine {
      * installation record all are, so every plugin the operator's settings enable ({@code enabledPlugins}) is a name a
      * task can fill with skills and commands of its own, {@code allowed-tools} included (probe N); {@code CLAUDE.md},
      * {@code rules/} and the saved workflows ({@code workflows/*.js}, whose descriptions are listed to the model) are
-     * instructions the operator never gave. The workdir's own {@code .claude} is not read for any of them ({@code
+     * instructions the operator never gave, and so is {@code output-styles/}: a style named {@code default} there
+     * replaces the built-in one that every turn uses when no settings choose a style, and its text became a later
+     * task's system prompt (probe P). The workdir's own {@code .claude} is not read for any of them ({@code
      * --setting-sources user}).
      *
      * <p>Fresh for each child, because Claude writes them itself: the global configuration ({@code globalConfig},
@@ -228,6 +230,7 @@ final class ClaudeCommandLine {
                 ProviderSandbox.Grants.Emptied.file(configDir.resolve("remote-settings.json")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("state")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("plugins")),
+                ProviderSandbox.Grants.Emptied.directory(configDir.resolve("output-styles")),
                 ProviderSandbox.Grants.Emptied.file(configDir.resolve("CLAUDE.md")),
                 ProviderSandbox.Grants.Emptied.freshDirectory(configDir.resolve("session-env")),
                 ProviderSandbox.Grants.Emptied.freshFile(configDir.resolve(".config.json"), "{}")));

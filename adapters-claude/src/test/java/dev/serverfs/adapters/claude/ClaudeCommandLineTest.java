@@ -78,6 +78,7 @@ class ClaudeCommandLineTest {
                         ProviderSandbox.Grants.Emptied.file(dir.resolve("remote-settings.json")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("state")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("plugins")),
+                        ProviderSandbox.Grants.Emptied.directory(dir.resolve("output-styles")),
                         ProviderSandbox.Grants.Emptied.file(dir.resolve("CLAUDE.md")),
                         ProviderSandbox.Grants.Emptied.freshDirectory(dir.resolve("session-env")),
                         ProviderSandbox.Grants.Emptied.freshFile(dir.resolve(".config.json"), "{}"),

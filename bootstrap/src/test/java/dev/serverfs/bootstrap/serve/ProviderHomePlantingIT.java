@@ -433,6 +433,31 @@ class ProviderHomePlantingIT {
         }
     }
 
+    /**
+     * An output style in {@code ~/.claude/output-styles/} named {@code default} replaces the built-in default style,
+     * which is the one in use when no settings choose a style: Claude 2.1.332 put its text into a later task's system
+     * prompt as {@code # Output Style: default} and left its own coding instructions out (probe P). No settings of the
+     * operator's were needed.
+     */
+    @Test
+    void a_later_claude_task_gets_no_output_style_an_earlier_task_planted() throws Exception {
+        Path bin = ClaudeCode.binary();
+        String mark = "PLANTED-" + UUID.randomUUID();
+        try (ProviderWorld<MockMessagesApi> w =
+                ClaudeWorld.start(dir, bin, claude(r -> new MockMessagesApi.Reply.Text("hello")), Map.of())) {
+            Files.writeString(
+                    w.proj.resolve("plant.py"),
+                    plantClaude(Map.of(
+                            "output-styles/default.md",
+                            "---\nname: default\ndescription: terse\n---\n" + mark + "-output-style\n")));
+            run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            run(w, w.submit("hello"), r -> "deny");
+            String seen = w.mock.requests().getLast().text();
+            assertTrue(seen.contains("hello"), seen);
+            assertFalse(seen.contains(mark), "a planted output style reached the model: " + planted(seen, mark));
+        }
+    }
+
     /** Which of the planted instructions {@code seen} holds (the suffixes after {@code mark}). */
     private static List<String> planted(String seen, String mark) {
         return java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(mark) + "-[a-z-]+")
