@@ -43,10 +43,20 @@ final class CodexCommandLine {
 
     /**
      * {@code codex app-server} on stdio. {@code request_user_input} is enabled outside Plan mode so Codex can ask
-     * questions (PROVIDERS.md (c)); the sandbox and approval policy travel in the requests, not here.
+     * questions (PROVIDERS.md (c)); the sandbox and approval policy travel in the requests, not here. Memories are off
+     * whatever the operator's {@code config.toml} says: with them on, {@code memories/memory_summary.md} of the
+     * workdir's {@code CODEX_HOME}, which a task can write, went into every later task's instructions (probe O), and a
+     * background agent of Codex's rewrites it from the workdir's transcripts with the model, as Claude's auto-memory
+     * would (turned off too).
      */
     static List<String> argv(String bin) {
-        return List.of(bin, "app-server", "-c", "features.default_mode_request_user_input=true");
+        return List.of(
+                bin,
+                "app-server",
+                "-c",
+                "features.default_mode_request_user_input=true",
+                "-c",
+                "features.memories=false");
     }
 
     /** The child's whole environment: the allow-listed part of {@code caller}, the configured home, then FORCED. */
@@ -92,6 +102,10 @@ final class CodexCommandLine {
      * {@code .env} is loaded into Codex's own environment at start (every variable not already set and not named
      * {@code CODEX_*}), which every command inherits: a {@code BASH_ENV} planted there ran a script with a later task's
      * commands, the escalated ones a human approved outside the sandbox too (probe H). Codex never writes it.
+     * {@code plugins/} holds the files of every plugin the operator's {@code config.toml} enables ({@code
+     * plugins/cache/<marketplace>/<name>/<version>/}): planted under an enabled name, a plugin's MCP server started at a
+     * later task's start, outside Codex's sandbox and without asking, and its skills reached the model (probe O). The
+     * operator's own plugins are never in the workdir's directory, and the view has no network to install them.
      */
     static List<ProviderSandbox.Grants.Emptied> emptied(Path codexHome) {
         return List.of(
@@ -99,7 +113,8 @@ final class CodexCommandLine {
                 ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("skills")),
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve("AGENTS.md")),
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve("AGENTS.override.md")),
-                ProviderSandbox.Grants.Emptied.file(codexHome.resolve(".env")));
+                ProviderSandbox.Grants.Emptied.file(codexHome.resolve(".env")),
+                ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("plugins")));
     }
 
     /** {@code read-only} or {@code workspace-write}: the mode string {@code thread/start} takes. */

@@ -54,7 +54,7 @@ class CodexCommandLineTest {
     }
 
     @Test
-    void the_exec_policy_rules_skills_instructions_and_dotenv_of_codex_home_are_shown_empty() {
+    void the_exec_policy_rules_skills_instructions_dotenv_and_plugins_of_codex_home_are_shown_empty() {
         Path home = Path.of("/srv/codex-home");
         assertEquals(
                 java.util.List.of(
@@ -62,13 +62,22 @@ class CodexCommandLineTest {
                         ProviderSandbox.Grants.Emptied.directory(home.resolve("skills")),
                         ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.md")),
                         ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.override.md")),
-                        ProviderSandbox.Grants.Emptied.file(home.resolve(".env"))),
+                        ProviderSandbox.Grants.Emptied.file(home.resolve(".env")),
+                        ProviderSandbox.Grants.Emptied.directory(home.resolve("plugins"))),
                 CodexCommandLine.grants(
                                 "codex",
                                 Map.of("CODEX_HOME", home.toString(), "PATH", "/nowhere"),
                                 Map.of(),
                                 Instant.EPOCH)
                         .emptied());
+    }
+
+    @Test
+    void memories_are_turned_off_on_the_command_line() {
+        java.util.List<String> argv = CodexCommandLine.argv("codex");
+        assertFalse(
+                java.util.Collections.indexOfSubList(argv, java.util.List.of("-c", "features.memories=false")) < 0,
+                argv.toString());
     }
 
     @Test

@@ -34,6 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * fresh for each child; Claude's saved workflows ({@code workflows/}, instructions) and Codex's {@code .env} (a
  * {@code BASH_ENV} that ran with a later approved command), now shown empty. What held is tested too: an allow rule in
  * {@code ~/.claude.json} or {@code ~/.claude/settings.local.json}.
+ * Probe O added Codex's {@code plugins/} (a plugin planted under a name the operator's {@code config.toml} enables
+ * started its MCP server without asking), now shown empty, and Codex's memories, which reached the model once the
+ * operator's {@code config.toml} turned them on, now off on the command line.
  */
 class ProviderHomePlantingIT {
     @TempDir
@@ -690,6 +693,127 @@ class ProviderHomePlantingIT {
                     Files.exists(w.proj.resolve("pwned.txt")),
                     "approving a skill planted in an enabled plugin allowed a command nobody approved; asked: "
                             + asked);
+        }
+    }
+
+    /**
+     * Changes the operator's {@code config.toml} (read-only to every task) of {@code w}: {@code features} added to its
+     * {@code [features]} table (replacing a line of the same key), {@code tables} appended.
+     */
+    private static void operatorConfig(ProviderWorld<?> w, Map<String, Boolean> features, String tables)
+            throws Exception {
+        Path config = Path.of(w.vars.get("CODEX_HOME")).resolve("config.toml");
+        String text = Files.readString(config);
+        for (Map.Entry<String, Boolean> f : features.entrySet()) {
+            text = text.replaceAll("(?m)^" + f.getKey() + " = .*\\n", "")
+                    .replace("[features]\n", "[features]\n" + f.getKey() + " = " + f.getValue() + "\n");
+        }
+        Files.writeString(config, text + "\n" + tables);
+    }
+
+    /** A Codex mock: {@code PLANT-NOW} runs {@code python3 plant.py <CODEX_HOME>} escalated; any other prompt {@code ls}. */
+    private static MockResponsesApi.Script plantThenList(String[] home) {
+        return r -> {
+            if (r.lastUserText().contains("PLANT-NOW")) {
+                return escalated(r, "call_plant", "python3 plant.py " + home[0]);
+            }
+            return r.callOutput("call_ls").isPresent()
+                    ? new Reply.Text("listed")
+                    : new Reply.Call("call_ls", "exec_command", MockResponsesApi.json("{\"cmd\":\"ls\"}"));
+        };
+    }
+
+    /**
+     * Every plugin the operator's {@code config.toml} enables ({@code [plugins."<name>@<marketplace>"]}, plugins being on
+     * by default) is loaded from {@code plugins/cache/<marketplace>/<name>/<version>/} of {@code CODEX_HOME}, the
+     * workdir's: an earlier task can fill that name. Probe O planted there an MCP server ({@code .mcp.json}), which
+     * Codex started at the later task's start, outside its sandbox and without asking, and a skill, whose description
+     * reached the later task's model. The plugin's hooks ({@code hooks/hooks.json}) and a {@code hooks.json} beside
+     * the settings did not run: a hook runs only once the operator's {@code config.toml} trusts its hash.
+     */
+    @Test
+    void a_plugin_an_earlier_task_planted_under_an_enabled_name_starts_nothing_and_instructs_nothing()
+            throws Exception {
+        Path bin = CodexCli.binary();
+        String mark = "PLANTED-" + UUID.randomUUID();
+        String[] home = new String[1];
+        try (ProviderWorld<MockResponsesApi> w = CodexWorld.start(dir, bin, plantThenList(home), Map.of())) {
+            home[0] = w.vars.get("CODEX_HOME");
+            operatorConfig(w, Map.of("plugins", true), "[plugins.\"planted@mk\"]\nenabled = true\n");
+            Map<String, Path> marks = planted(w.proj, "plugin-hook.sh", "hook.sh");
+            marks.put("mcp-server", w.proj.resolve("pwned-mcp-server"));
+            String hook = "{\"hooks\":{\"SessionStart\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"sh %s\"}]}],"
+                    + "\"PreToolUse\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"sh %s\"}]}]}}";
+            String plugin = "plugins/cache/mk/planted/local/";
+            Files.writeString(
+                    w.proj.resolve("plant.py"),
+                    plantCodex(Map.of(
+                            plugin + ".codex-plugin/plugin.json",
+                            "{\"name\":\"planted\"}",
+                            plugin + ".mcp.json",
+                            "{\"mcpServers\":{\"planted\":{\"command\":\"sh\",\"args\":[\"-c\",\"touch "
+                                    + marks.get("mcp-server") + "\"]}}}",
+                            plugin + "hooks/hooks.json",
+                            hook.formatted(marks.get("plugin-hook.sh"), marks.get("plugin-hook.sh")),
+                            plugin + "skills/planted/SKILL.md",
+                            "---\nname: planted\ndescription: " + mark + "-plugin-skill\n---\nbody\n",
+                            "hooks.json",
+                            hook.formatted(marks.get("hook.sh"), marks.get("hook.sh")))));
+            run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            List<String> asked = run(w, w.submit("list"), r -> "deny");
+            String seen = w.mock.requests().getLast().text();
+            assertEquals(List.of(), ran(marks), "a planted plugin or hook ran; asked: " + asked);
+            assertFalse(seen.contains(mark), "a planted plugin's skill reached the model: " + planted(seen, mark));
+            assertTrue(
+                    w.mock.requests()
+                            .getLast()
+                            .callOutput("call_ls")
+                            .orElseThrow()
+                            .toString()
+                            .contains("plant.py"),
+                    "the later command ran");
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+        }
+    }
+
+    /**
+     * With memories on in the operator's {@code config.toml} (off by default), Codex puts {@code
+     * memories/memory_summary.md} of {@code CODEX_HOME}, the workdir's, into the instructions of every later task:
+     * probe O's planted text reached the model. And a background agent of Codex's own consolidates the memories from
+     * the workdir's transcripts, with the model, after a task. Memories are turned off on the command line, as
+     * Claude's auto-memory is.
+     */
+    @Test
+    void a_later_codex_task_gets_no_memory_an_earlier_task_planted_when_memories_are_on() throws Exception {
+        Path bin = CodexCli.binary();
+        String mark = "PLANTED-" + UUID.randomUUID();
+        String[] home = new String[1];
+        try (ProviderWorld<MockResponsesApi> w = CodexWorld.start(dir, bin, plantThenList(home), Map.of())) {
+            home[0] = w.vars.get("CODEX_HOME");
+            operatorConfig(w, Map.of("memories", true), "");
+            Files.writeString(
+                    w.proj.resolve("plant.py"),
+                    plantCodex(Map.of(
+                            "memories/memory_summary.md",
+                            mark + "-memory-summary\n",
+                            "memories/MEMORY.md",
+                            mark + "-memory\n")));
+            run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            int before = w.mock.requests().size();
+            run(w, w.submit("list"), r -> "deny");
+            List<MockResponsesApi.Request> later =
+                    w.mock.requests().subList(before, w.mock.requests().size());
+            assertTrue(
+                    later.stream().anyMatch(r -> r.lastUserText().contains("list")),
+                    "the later task reached the model");
+            List<String> seen = later.stream()
+                    .flatMap(r -> planted(r.text(), mark).stream())
+                    .distinct()
+                    .toList();
+            assertEquals(List.of(), seen, "planted memories reached the model");
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
     }
 }
