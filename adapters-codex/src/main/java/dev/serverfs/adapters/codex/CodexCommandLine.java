@@ -106,6 +106,10 @@ final class CodexCommandLine {
      * plugins/cache/<marketplace>/<name>/<version>/}): planted under an enabled name, a plugin's MCP server started at a
      * later task's start, outside Codex's sandbox and without asking, and its skills reached the model (probe O). The
      * operator's own plugins are never in the workdir's directory, and the view has no network to install them.
+     * {@code hooks.json} is fresh in each view ({@code {}}, no hooks): a hook runs once the operator's {@code
+     * config.toml} trusts its key (the file's path, the event, the position) and hash, which are the same for the
+     * workdir's file at the same path, so a task that wrote the operator's trusted hook there, with a script of its own
+     * where the hook's command looks, had it run at a later task's start. The operator's own file is never shown.
      */
     static List<ProviderSandbox.Grants.Emptied> emptied(Path codexHome) {
         return List.of(
@@ -114,7 +118,8 @@ final class CodexCommandLine {
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve("AGENTS.md")),
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve("AGENTS.override.md")),
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve(".env")),
-                ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("plugins")));
+                ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("plugins")),
+                ProviderSandbox.Grants.Emptied.freshFile(codexHome.resolve("hooks.json"), "{}"));
     }
 
     /** {@code read-only} or {@code workspace-write}: the mode string {@code thread/start} takes. */

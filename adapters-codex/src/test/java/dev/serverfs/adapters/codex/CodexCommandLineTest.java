@@ -63,7 +63,8 @@ class CodexCommandLineTest {
                         ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.md")),
                         ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.override.md")),
                         ProviderSandbox.Grants.Emptied.file(home.resolve(".env")),
-                        ProviderSandbox.Grants.Emptied.directory(home.resolve("plugins"))),
+                        ProviderSandbox.Grants.Emptied.directory(home.resolve("plugins")),
+                        ProviderSandbox.Grants.Emptied.freshFile(home.resolve("hooks.json"), "{}")),
                 CodexCommandLine.grants(
                                 "codex",
                                 Map.of("CODEX_HOME", home.toString(), "PATH", "/nowhere"),

@@ -816,4 +816,83 @@ class ProviderHomePlantingIT {
             PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
     }
+
+    /**
+     * A hook runs only once the operator's {@code config.toml} trusts its hash ({@code [hooks.state."<key>"]
+     * trusted_hash}, the key naming the file it came from: {@code <CODEX_HOME>/hooks.json:session_start:0:0}). An
+     * operator who trusted a hook of their own {@code hooks.json} that runs a script of {@code CODEX_HOME} trusts the
+     * same key and hash in the view, where {@code CODEX_HOME} is the workdir's: an earlier task wrote the same {@code
+     * hooks.json} and its own script, and a later task's start ran it, outside Codex's sandbox and without asking.
+     * {@code hooks.json} is fresh in each view now ({@code {}}): the operator's is never shown there anyway.
+     */
+    @Test
+    void a_hook_the_operator_trusted_runs_no_script_an_earlier_task_planted() throws Exception {
+        Path bin = CodexCli.binary();
+        String[] home = new String[1];
+        try (ProviderWorld<MockResponsesApi> w = CodexWorld.start(dir, bin, plantThenList(home), Map.of())) {
+            home[0] = w.vars.get("CODEX_HOME");
+            Path mark = w.proj.resolve("pwned-trusted-hook");
+            String hooks = "{\"hooks\":{\"SessionStart\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"sh " + home[0]
+                    + "/hook.sh\"}]}]}}";
+            Files.writeString(Path.of(home[0]).resolve("hooks.json"), hooks);
+            JsonNode hook = operatorHooks(bin, w).get(0);
+            operatorConfig(
+                    w,
+                    Map.of(),
+                    "[hooks.state."
+                            + JsonNodeFactory.instance.textNode(hook.path("key").asText()) + "]\n" + "trusted_hash = \""
+                            + hook.path("currentHash").asText() + "\"\n");
+            assertEquals(
+                    "trusted", operatorHooks(bin, w).get(0).path("trustStatus").asText(), "the operator's hook");
+            Files.writeString(
+                    w.proj.resolve("plant.py"),
+                    plantCodex(Map.of("hooks.json", hooks, "hook.sh", "touch " + mark + "\n")));
+            run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            List<String> asked = run(w, w.submit("list"), r -> "deny");
+            assertFalse(Files.exists(mark), "a planted script ran as the operator's trusted hook; asked: " + asked);
+            assertTrue(
+                    w.mock.requests()
+                            .getLast()
+                            .callOutput("call_ls")
+                            .orElseThrow()
+                            .toString()
+                            .contains("plant.py"),
+                    "the later command ran");
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+        }
+    }
+
+    /** The hooks Codex finds with the operator's {@code CODEX_HOME} ({@code hooks/list} of its app-server, on the host). */
+    private static JsonNode operatorHooks(Path bin, ProviderWorld<?> w) throws Exception {
+        ProcessBuilder app = new ProcessBuilder(bin.toString(), "app-server")
+                .directory(w.proj.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        app.environment().put("HOME", w.vars.get("HOME"));
+        app.environment().put("CODEX_HOME", w.vars.get("CODEX_HOME"));
+        Process codex = app.start();
+        try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(
+                        codex.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+                var out = codex.getOutputStream()) {
+            out.write(
+                    ("{\"id\":1,\"method\":\"initialize\",\"params\":{\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+                                    + "{\"method\":\"initialized\"}\n"
+                                    + "{\"id\":2,\"method\":\"hooks/list\",\"params\":{\"cwds\":["
+                                    + JsonNodeFactory.instance.textNode(w.proj.toString()) + "]}}\n")
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.flush();
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                JsonNode message = MockResponsesApi.json(line);
+                if (message.path("id").asInt() == 2) {
+                    return message.path("result").path("data").path(0).path("hooks");
+                }
+            }
+            throw new AssertionError("the app-server ended without listing its hooks");
+        } finally {
+            codex.destroy();
+            if (!codex.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                codex.destroyForcibly().waitFor();
+            }
+        }
+    }
 }
