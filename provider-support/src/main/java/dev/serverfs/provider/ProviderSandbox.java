@@ -976,6 +976,16 @@ public final class ProviderSandbox {
     }
 
     /**
+     * Where the configuration directory that {@code view} shows at {@code directory} (one of {@link
+     * Grants#directories}) is kept: the workdir's own, beneath the state directory; unconfined, {@code directory}
+     * itself. For what a provider must put right in it before a child starts; every task of the workdir can write
+     * there, so what is read there must not be followed through a link.
+     */
+    public Path configurationDirectory(ProviderView view, Path directory) {
+        return unconfined ? directory : homeOf(view.root()).resolve(name(directory));
+    }
+
+    /**
      * Where the offline shell appears in a confined child's view (what {@link Grants#offlineShell} names is set to);
      * empty unconfined, where there is none.
      */

@@ -44,7 +44,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * pid and start time go to the recovery guard as soon as it starts; the native session id as soon as {@code
  * system/init} names it. The turn ends on {@code result} ({@code is_error} decides, never the subtype); an output
  * that ends before it is {@code AGENT_PROVIDER_ERROR}. A continuation is a fresh child with {@code --resume}, which
- * must report the same session id ({@code AGENT_SESSION_NOT_RESUMABLE} otherwise).
+ * must report the same session id ({@code AGENT_SESSION_NOT_RESUMABLE} otherwise); before it starts, the session's
+ * transcript keeps only the lines Claude writes itself ({@link ClaudeTranscript}).
  *
  * <p>Permission requests become approvals and {@code AskUserQuestion} becomes a question, one at a time, each on its
  * own virtual thread so the turn keeps reading (a {@code control_cancel_request} withdraws a pending one). Every
@@ -151,13 +152,14 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
                 request.workingDirectory(),
                 environment,
                 MAX_LINE_BYTES);
+        ProviderSandbox.Grants grants =
+                ClaudeCommandLine.grants(settings.bin(), environment, settings.environment(), request.deadlineAt());
+        // the session's transcript keeps only Claude's own lines: no session state a task wrote there is restored
+        resume.ifPresent(id -> grants.directories()
+                .forEach(d -> ClaudeTranscript.clean(sandbox.configurationDirectory(request.view(), d), id)));
         return turns.run(
                 request.taskId(),
-                sandbox.wrap(
-                        command,
-                        request.view(),
-                        ClaudeCommandLine.grants(
-                                settings.bin(), environment, settings.environment(), request.deadlineAt())),
+                sandbox.wrap(command, request.view(), grants),
                 context,
                 child -> new Turn(child, context, request.profile(), resume, request.prompt()),
                 Turn::converse);
