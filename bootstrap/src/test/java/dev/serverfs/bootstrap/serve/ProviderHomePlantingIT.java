@@ -115,13 +115,12 @@ class ProviderHomePlantingIT {
     @Test
     void a_subagent_an_earlier_task_planted_runs_no_command_without_asking() throws Exception {
         Path bin = ClaudeCode.binary();
-        MockMessagesApi.Script delegate = r -> r.toolResult("toolu_agent").isPresent()
-                ? new MockMessagesApi.Reply.Text("delegated")
-                : new MockMessagesApi.Reply.ToolUse(
+        MockMessagesApi.Script delegate = MockMessagesApi.calls(
+                "delegated",
+                MockMessagesApi.Call.of(
                         "toolu_agent",
                         "Agent",
-                        MockMessagesApi.json(
-                                "{\"description\":\"x\",\"prompt\":\"SUBAGENT\",\"subagent_type\":\"planted\"}"));
+                        "{\"description\":\"x\",\"prompt\":\"SUBAGENT\",\"subagent_type\":\"planted\"}"));
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, claude(delegate), Map.of())) {
             Files.writeString(
                     w.proj.resolve("plant.py"),
@@ -184,12 +183,10 @@ class ProviderHomePlantingIT {
         Path bin = ClaudeCode.binary();
         String script = "export const meta = {name: 'planted', description: 'reads the docs', phases: []};\n"
                 + "await agent('SUBAGENT');\n";
-        MockMessagesApi.Script workflow = r -> r.toolResult("toolu_wf").isPresent()
-                ? new MockMessagesApi.Reply.Text("tried")
-                : new MockMessagesApi.Reply.ToolUse(
-                        "toolu_wf",
-                        "Workflow",
-                        MockMessagesApi.json("{\"script\":" + JsonNodeFactory.instance.textNode(script) + "}"));
+        MockMessagesApi.Script workflow = MockMessagesApi.calls(
+                "tried",
+                MockMessagesApi.Call.of(
+                        "toolu_wf", "Workflow", "{\"script\":" + JsonNodeFactory.instance.textNode(script) + "}"));
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, claude(workflow), Map.of())) {
             List<String> asked = run(w, w.submit("use a workflow"), r -> "approve_once");
             assertEquals(List.of(), asked, "a workflow was asked for");
@@ -207,9 +204,8 @@ class ProviderHomePlantingIT {
     @Test
     void a_cached_remote_policy_an_earlier_task_planted_allows_no_command() throws Exception {
         Path bin = ClaudeCode.binary();
-        MockMessagesApi.Script touch = r -> r.toolResult("toolu_bash").isPresent()
-                ? new MockMessagesApi.Reply.Text("tried")
-                : bash("toolu_bash", "touch pwned.txt");
+        MockMessagesApi.Script touch =
+                MockMessagesApi.calls("tried", MockMessagesApi.Call.bash("toolu_bash", "touch pwned.txt"));
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, claude(touch), Map.of())) {
             Files.createDirectories(w.home.resolve(".claude"));
             Files.writeString(
@@ -261,9 +257,8 @@ class ProviderHomePlantingIT {
     @Test
     void an_allow_rule_an_earlier_task_planted_beside_the_settings_allows_no_command() throws Exception {
         Path bin = ClaudeCode.binary();
-        MockMessagesApi.Script touch = r -> r.toolResult("toolu_bash").isPresent()
-                ? new MockMessagesApi.Reply.Text("tried")
-                : bash("toolu_bash", "touch pwned.txt");
+        MockMessagesApi.Script touch =
+                MockMessagesApi.calls("tried", MockMessagesApi.Call.bash("toolu_bash", "touch pwned.txt"));
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, claude(touch), Map.of())) {
             Files.writeString(w.proj.resolve("plant.py"), """
                     import json, os
@@ -305,8 +300,8 @@ class ProviderHomePlantingIT {
     }
 
     /** A Claude mock that runs {@code ls} (which Claude runs without asking), then answers. */
-    private static final MockMessagesApi.Script LS = r ->
-            r.toolResult("toolu_ls").isPresent() ? new MockMessagesApi.Reply.Text("listed") : bash("toolu_ls", "ls");
+    private static final MockMessagesApi.Script LS =
+            MockMessagesApi.calls("listed", MockMessagesApi.Call.bash("toolu_ls", "ls"));
 
     /** What the last request to the model carried as the result of tool call {@code id}. */
     private static String lastToolResult(ProviderWorld<MockMessagesApi> w, String id) {
@@ -410,9 +405,7 @@ class ProviderHomePlantingIT {
     @Test
     void a_worktree_an_earlier_task_planted_in_the_transcript_is_not_where_its_continuation_runs() throws Exception {
         Path bin = ClaudeCode.binary();
-        MockMessagesApi.Script pwd = r -> r.toolResult("toolu_pwd").isPresent()
-                ? new MockMessagesApi.Reply.Text("here")
-                : bash("toolu_pwd", "pwd");
+        MockMessagesApi.Script pwd = MockMessagesApi.calls("here", MockMessagesApi.Call.bash("toolu_pwd", "pwd"));
         MockMessagesApi.Script script = r ->
                 r.lastUserText().contains("where") ? pwd.apply(r) : claude(pwd).apply(r);
         try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.start(dir, bin, script, Map.of())) {
