@@ -693,14 +693,7 @@ class ProviderHomePlantingIT {
                     "the planting command wrote CODEX_HOME/.env");
             List<String> asked = run(w, w.submit("list"), r -> "approve_once");
             assertEquals(List.of(), ran(marks), "a planted .env ran with a later command; asked: " + asked);
-            assertTrue(
-                    w.mock.requests()
-                            .getLast()
-                            .callOutput("call_ls")
-                            .orElseThrow()
-                            .toString()
-                            .contains("plant.py"),
-                    "the later command ran as approved");
+            assertListed(w, "the later command ran as approved");
         } finally {
             PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
@@ -877,14 +870,7 @@ class ProviderHomePlantingIT {
             String seen = w.mock.requests().getLast().text();
             assertEquals(List.of(), ran(marks), "a planted plugin or hook ran; asked: " + asked);
             assertFalse(seen.contains(mark), "a planted plugin's skill reached the model: " + planted(seen, mark));
-            assertTrue(
-                    w.mock.requests()
-                            .getLast()
-                            .callOutput("call_ls")
-                            .orElseThrow()
-                            .toString()
-                            .contains("plant.py"),
-                    "the later command ran");
+            assertListed(w, "the later command ran");
         } finally {
             PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
@@ -963,17 +949,22 @@ class ProviderHomePlantingIT {
             run(w, w.submit("PLANT-NOW"), r -> "approve_once");
             List<String> asked = run(w, w.submit("list"), r -> "deny");
             assertFalse(Files.exists(mark), "a planted script ran as the operator's trusted hook; asked: " + asked);
-            assertTrue(
-                    w.mock.requests()
-                            .getLast()
-                            .callOutput("call_ls")
-                            .orElseThrow()
-                            .toString()
-                            .contains("plant.py"),
-                    "the later command ran");
+            assertListed(w, "the later command ran");
         } finally {
             PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
+    }
+
+    /** Asserts the later task's {@code ls} ran: its output, the last request's, lists the planting script. */
+    private static void assertListed(ProviderWorld<MockResponsesApi> w, String message) {
+        assertTrue(
+                w.mock.requests()
+                        .getLast()
+                        .callOutput("call_ls")
+                        .orElseThrow()
+                        .toString()
+                        .contains("plant.py"),
+                message);
     }
 
     /** The hooks Codex finds with the operator's {@code CODEX_HOME} ({@code hooks/list} of its app-server, on the host). */
