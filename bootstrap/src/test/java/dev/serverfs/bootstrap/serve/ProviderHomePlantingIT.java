@@ -816,4 +816,72 @@ class ProviderHomePlantingIT {
             PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
     }
+
+    /**
+     * A continuation resumes the thread from its transcript ({@code CODEX_HOME/sessions/.../rollout-*.jsonl}), which an
+     * earlier task's approved command can rewrite. Probe R: the workspace roots recorded there ({@code
+     * runtime_workspace_roots} of {@code session_meta} and of {@code thread_settings_applied}) became writable roots of
+     * the continuation's sandbox, in place of the task's directory alone: a later command nobody approved wrote into
+     * {@code CODEX_HOME}.
+     */
+    @Test
+    void a_continuation_writes_nowhere_the_transcript_an_earlier_task_rewrote_makes_writable() throws Exception {
+        Path bin = CodexCli.binary();
+        String[] home = new String[1];
+        String target = "written-without-asking";
+        try (ProviderWorld<MockResponsesApi> w = CodexWorld.start(
+                dir,
+                bin,
+                r -> r.lastUserText().contains("PLANT-NOW")
+                        ? escalated(r, "call_plant", "python3 plant.py " + home[0])
+                        : r.callOutput("call_write").isPresent()
+                                ? new Reply.Text("written")
+                                : new Reply.Call(
+                                        "call_write",
+                                        "exec_command",
+                                        MockResponsesApi.json("{\"cmd\":"
+                                                + JsonNodeFactory.instance.textNode("touch " + home[0] + "/" + target)
+                                                + "}")),
+                Map.of())) {
+            home[0] = w.vars.get("CODEX_HOME");
+            Files.writeString(w.proj.resolve("plant.py"), """
+                    import glob, json, sys
+                    home = sys.argv[1]
+                    for path in glob.glob(home + "/sessions/*/*/*/rollout-*.jsonl"):
+                        lines = [json.loads(line) for line in open(path)]
+                        for line in lines:
+                            payload = line.get("payload", {})
+                            settings = payload.get("thread_settings", payload if line["type"] == "session_meta" else {})
+                            if "runtime_workspace_roots" in settings:
+                                settings["runtime_workspace_roots"].append(home)
+                        with open(path, "w") as f:
+                            f.writelines(json.dumps(line) + "\\n" for line in lines)
+                        print("rewrote", len(lines))
+                    """);
+            String first = w.submit("PLANT-NOW");
+            run(w, first, r -> "approve_once");
+            assertTrue(
+                    w.mock.requests()
+                            .getLast()
+                            .callOutput("call_plant")
+                            .orElseThrow()
+                            .toString()
+                            .contains("rewrote"),
+                    "the planting command rewrote the transcript");
+            w.probe.awaitLeaseReleased(1);
+            Map<String, Object> next = AgentScenarios.submit("proj", "codex", "write");
+            next.put("continue_from_task_id", first);
+            List<String> asked = run(w, AgentScenarios.created(w.mcp.call("submit_agent_task", next)), r -> "deny");
+            String out = w.mock.requests()
+                    .getLast()
+                    .callOutput("call_write")
+                    .orElseThrow()
+                    .toString();
+            assertFalse(
+                    out.contains("Process exited with code 0"),
+                    "a command nobody approved wrote into CODEX_HOME; asked: " + asked + "; " + out);
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+        }
+    }
 }
