@@ -535,6 +535,15 @@ public final class ProviderSandbox {
         }
     }
 
+    /**
+     * Where {@code workdir}'s own copy of {@code directory}, one of {@link Grants#directories}, is kept: outside every
+     * view, so a runtime can read and correct what an earlier task left there before the next child starts (a Codex
+     * transcript, probe R); {@code directory} itself when children are unconfined and see it as it is.
+     */
+    public Path configurationOf(Path workdir, Path directory) {
+        return unconfined || homes.isEmpty() ? directory : homeOf(workdir).resolve(name(directory));
+    }
+
     /** The workdir's own directory of provider configuration: named by a digest of its root, so no path shows. */
     private Path homeOf(Path workdir) {
         try {

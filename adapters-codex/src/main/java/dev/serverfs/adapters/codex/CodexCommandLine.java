@@ -78,10 +78,7 @@ final class CodexCommandLine {
      */
     static ProviderSandbox.Grants grants(
             String bin, Map<String, String> environment, Map<String, String> server, Instant deadline) {
-        Optional<Path> codexHome = Optional.ofNullable(environment.get("CODEX_HOME"))
-                .or(() -> Optional.ofNullable(environment.get("HOME")).map(home -> home + "/.codex"))
-                .map(Path::of)
-                .filter(Path::isAbsolute);
+        Optional<Path> codexHome = codexHome(environment);
         return new ProviderSandbox.Grants(
                 codexHome.stream().toList(),
                 Map.of(),
@@ -91,6 +88,14 @@ final class CodexCommandLine {
                 Optional.empty(),
                 List.of(".codex"),
                 codexHome.map(CodexCommandLine::emptied).orElse(List.of()));
+    }
+
+    /** The child's {@code CODEX_HOME}: its variable, else {@code ~/.codex}; absolute only. */
+    static Optional<Path> codexHome(Map<String, String> environment) {
+        return Optional.ofNullable(environment.get("CODEX_HOME"))
+                .or(() -> Optional.ofNullable(environment.get("HOME")).map(home -> home + "/.codex"))
+                .map(Path::of)
+                .filter(Path::isAbsolute);
     }
 
     /**
