@@ -535,6 +535,16 @@ public final class ProviderSandbox {
         }
     }
 
+    /**
+     * Where {@code workdir}'s own copy of {@code directory}, one of {@link Grants#directories}, is kept: outside every
+     * view, so a runtime can read and correct what an earlier task left there before the next child starts (a Claude or
+     * Codex transcript, probes Q and R); {@code directory} itself when children are unconfined and see it as it is.
+     * Every task of the workdir can write there: what is read there must not be followed through a link.
+     */
+    public Path configurationOf(Path workdir, Path directory) {
+        return unconfined || homes.isEmpty() ? directory : homeOf(workdir).resolve(name(directory));
+    }
+
     /** The workdir's own directory of provider configuration: named by a digest of its root, so no path shows. */
     private Path homeOf(Path workdir) {
         try {
@@ -973,16 +983,6 @@ public final class ProviderSandbox {
         } catch (IOException | UnsupportedOperationException e) {
             return false;
         }
-    }
-
-    /**
-     * Where the configuration directory that {@code view} shows at {@code directory} (one of {@link
-     * Grants#directories}) is kept: the workdir's own, beneath the state directory; unconfined, {@code directory}
-     * itself. For what a provider must put right in it before a child starts; every task of the workdir can write
-     * there, so what is read there must not be followed through a link.
-     */
-    public Path configurationDirectory(ProviderView view, Path directory) {
-        return unconfined ? directory : homeOf(view.root()).resolve(name(directory));
     }
 
     /**

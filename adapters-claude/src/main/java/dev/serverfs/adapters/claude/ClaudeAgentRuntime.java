@@ -156,7 +156,8 @@ public final class ClaudeAgentRuntime implements AgentRuntime {
                 ClaudeCommandLine.grants(settings.bin(), environment, settings.environment(), request.deadlineAt());
         // the session's transcript keeps only Claude's own lines: no session state a task wrote there is restored
         resume.ifPresent(id -> grants.directories()
-                .forEach(d -> ClaudeTranscript.clean(sandbox.configurationDirectory(request.view(), d), id)));
+                .forEach(d -> ClaudeTranscript.clean(
+                        sandbox.configurationOf(request.view().root(), d), id)));
         return turns.run(
                 request.taskId(),
                 sandbox.wrap(command, request.view(), grants),

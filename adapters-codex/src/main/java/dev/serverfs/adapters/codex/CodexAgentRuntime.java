@@ -7,6 +7,7 @@ import dev.serverfs.application.port.out.TurnRequest;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.InFlightRecovery;
+import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.ReconcileResult;
 import dev.serverfs.domain.task.RuntimeInfo;
@@ -146,6 +147,12 @@ public final class CodexAgentRuntime implements AgentRuntime {
     @Override
     public TurnOutcome runTurn(TurnRequest request, RunContext context) {
         Map<String, String> environment = CodexCommandLine.environment(settings.environment(), settings.codexHome());
+        // what a resume would restore from the thread's transcript, which an earlier task could rewrite (probe R)
+        request.resumeFrom()
+                .flatMap(NativeIds::sessionId)
+                .ifPresent(thread -> CodexCommandLine.codexHome(environment)
+                        .map(home -> sandbox.configurationOf(request.view().root(), home))
+                        .ifPresent(home -> CodexRollout.forgetSessionState(home, thread)));
         ProviderCommand command = new ProviderCommand(
                 CodexCommandLine.argv(settings.bin()),
                 request.workingDirectory(),

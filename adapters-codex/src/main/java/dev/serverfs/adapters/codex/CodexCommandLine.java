@@ -78,10 +78,7 @@ final class CodexCommandLine {
      */
     static ProviderSandbox.Grants grants(
             String bin, Map<String, String> environment, Map<String, String> server, Instant deadline) {
-        Optional<Path> codexHome = Optional.ofNullable(environment.get("CODEX_HOME"))
-                .or(() -> Optional.ofNullable(environment.get("HOME")).map(home -> home + "/.codex"))
-                .map(Path::of)
-                .filter(Path::isAbsolute);
+        Optional<Path> codexHome = codexHome(environment);
         return new ProviderSandbox.Grants(
                 codexHome.stream().toList(),
                 Map.of(),
@@ -91,6 +88,14 @@ final class CodexCommandLine {
                 Optional.empty(),
                 List.of(".codex"),
                 codexHome.map(CodexCommandLine::emptied).orElse(List.of()));
+    }
+
+    /** The child's {@code CODEX_HOME}: its variable, else {@code ~/.codex}; absolute only. */
+    static Optional<Path> codexHome(Map<String, String> environment) {
+        return Optional.ofNullable(environment.get("CODEX_HOME"))
+                .or(() -> Optional.ofNullable(environment.get("HOME")).map(home -> home + "/.codex"))
+                .map(Path::of)
+                .filter(Path::isAbsolute);
     }
 
     /**
@@ -146,22 +151,28 @@ final class CodexCommandLine {
         return policy;
     }
 
-    /** {@code thread/start} params, or {@code thread/resume} ones with {@code threadId}. */
+    /**
+     * {@code thread/start} params, or {@code thread/resume} ones with {@code threadId}. The workspace roots (writable
+     * in {@code workspace-write}) are the cwd alone, sent here and on every turn: on a resume Codex otherwise takes them
+     * from the thread's transcript in {@code CODEX_HOME/sessions}, which an approved command can rewrite (probe R).
+     */
     static ObjectNode threadParams(Path cwd, TaskProfile profile, Optional<String> resumeThreadId) {
         ObjectNode params = JsonNodeFactory.instance.objectNode();
         resumeThreadId.ifPresent(id -> params.put("threadId", id));
         params.put("cwd", cwd.toString()).put("approvalPolicy", APPROVAL_POLICY).put("sandbox", sandboxMode(profile));
+        params.putArray("runtimeWorkspaceRoots").add(cwd.toString());
         if (resumeThreadId.isEmpty()) {
             params.put("serviceName", "serverfs-agent-bridge");
         }
         return params;
     }
 
-    /** {@code turn/start} params: the prompt as text input, the cwd, the policy again in its object form. */
+    /** {@code turn/start} params: the prompt as text input, the cwd (the only workspace root), the policy again. */
     static ObjectNode turnParams(String threadId, String prompt, Path cwd, TaskProfile profile) {
         ObjectNode params = JsonNodeFactory.instance.objectNode().put("threadId", threadId);
         params.set("input", CodexWire.textInput(prompt));
         params.put("cwd", cwd.toString()).put("approvalPolicy", APPROVAL_POLICY);
+        params.putArray("runtimeWorkspaceRoots").add(cwd.toString());
         params.set("sandboxPolicy", sandboxPolicy(profile));
         return params;
     }

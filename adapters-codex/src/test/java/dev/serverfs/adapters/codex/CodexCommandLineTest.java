@@ -24,11 +24,13 @@ class CodexCommandLineTest {
                 CodexCommandLine.sandboxPolicy(TaskProfile.REVIEW).toString());
         var turn = CodexCommandLine.turnParams("th", "hi", Path.of("/srv/w/sub"), TaskProfile.WORKSPACE_WRITE);
         assertEquals("/srv/w/sub", turn.path("cwd").asText());
+        assertEquals("[\"/srv/w/sub\"]", turn.path("runtimeWorkspaceRoots").toString());
         assertEquals("on-request", turn.path("approvalPolicy").asText());
         assertEquals("hi", turn.path("input").get(0).path("text").asText());
         var thread = CodexCommandLine.threadParams(Path.of("/srv/w"), TaskProfile.REVIEW, Optional.of("th_1"));
         assertEquals("th_1", thread.path("threadId").asText());
         assertEquals("read-only", thread.path("sandbox").asText());
+        assertEquals("[\"/srv/w\"]", thread.path("runtimeWorkspaceRoots").toString(), "not the transcript's roots");
     }
 
     @Test

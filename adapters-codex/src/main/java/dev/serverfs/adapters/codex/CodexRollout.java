@@ -1,0 +1,127 @@
+package dev.serverfs.adapters.codex;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A thread's transcript ({@code CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl}), which {@code
+ * thread/resume} reads. It lives in the workdir's {@code CODEX_HOME}, which an earlier task's approved command can
+ * rewrite, and Codex 0.171 restores from it, besides the conversation, session state no resume parameter overrides
+ * (probe R): the base instructions of {@code session_meta} (in place of Codex's own), its {@code dynamic_tools}
+ * (offered to the model, their descriptions with them) and the developer instructions of the collaboration mode
+ * ({@code thread_settings_applied}, {@code turn_context}). Before a continuation starts, those are taken out: Codex
+ * then uses its own instructions, offers no dynamic tool (ServerFS declares none) and the mode's built-in
+ * instructions, as on the thread's first turn.
+ */
+final class CodexRollout {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private CodexRollout() {}
+
+    /**
+     * Takes the session state above out of each transcript of {@code threadId} beneath {@code codexHome}: a regular
+     * file, found without following a symbolic link, rewritten through a new file beside it moved over it atomically,
+     * and only when something changed. A transcript that cannot be read or rewritten fails the continuation.
+     */
+    static void forgetSessionState(Path codexHome, String threadId) {
+        Path sessions = codexHome.resolve("sessions");
+        if (!Files.isDirectory(sessions, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        String suffix = "-" + threadId + ".jsonl";
+        try (Stream<Path> files = Files.walk(sessions, 4)) {
+            List<Path> transcripts = files.filter(
+                            p -> p.getFileName().toString().startsWith("rollout-"))
+                    .filter(p -> p.getFileName().toString().endsWith(suffix))
+                    .filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                    .toList();
+            for (Path transcript : transcripts) {
+                rewrite(transcript);
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new ServerFsException(
+                    ErrorCode.AGENT_SESSION_NOT_RESUMABLE, "the Codex thread's transcript could not be checked");
+        }
+    }
+
+    private static void rewrite(Path transcript) throws IOException {
+        Path copy = Files.createTempFile(
+                transcript.getParent(),
+                ".serverfs-",
+                ".jsonl",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        boolean changed = false;
+        try {
+            try (BufferedReader in = new BufferedReader(Channels.newReader(
+                            Files.newByteChannel(transcript, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS),
+                            StandardCharsets.UTF_8));
+                    BufferedWriter out = Files.newBufferedWriter(copy, StandardCharsets.UTF_8)) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    String kept = withoutSessionState(line);
+                    changed |= !kept.equals(line);
+                    out.write(kept);
+                    out.write('\n');
+                }
+            }
+            if (changed) {
+                Files.move(copy, transcript, StandardCopyOption.ATOMIC_MOVE);
+            }
+        } finally {
+            Files.deleteIfExists(copy);
+        }
+    }
+
+    /** {@code line} without the session state above; unchanged (the same string) when it has none. */
+    static String withoutSessionState(String line) {
+        if (!line.contains("session_meta")
+                && !line.contains("thread_settings_applied")
+                && !line.contains("turn_context")) {
+            return line;
+        }
+        JsonNode record;
+        try {
+            record = JSON.readTree(line);
+        } catch (JsonProcessingException e) {
+            return line;
+        }
+        if (!(record instanceof ObjectNode r) || !(r.get("payload") instanceof ObjectNode payload)) {
+            return line;
+        }
+        boolean changed = switch (r.path("type").asText()) {
+            case "session_meta" ->
+                payload.remove("base_instructions") != null | payload.remove("dynamic_tools") != null;
+            case "turn_context" -> forgetModeInstructions(payload);
+            case "event_msg" ->
+                payload.path("type").asText().equals("thread_settings_applied")
+                        && forgetModeInstructions(payload.path("thread_settings"));
+            default -> false;
+        };
+        return changed ? r.toString() : line;
+    }
+
+    private static boolean forgetModeInstructions(JsonNode settings) {
+        if (settings.path("collaboration_mode").path("settings") instanceof ObjectNode mode
+                && mode.hasNonNull("developer_instructions")) {
+            mode.putNull("developer_instructions");
+            return true;
+        }
+        return false;
+    }
+}
