@@ -1006,7 +1006,6 @@ class ProviderHomePlantingIT {
                             .toString()
                             .contains("rewrote"),
                     "the planting command rewrote the transcript");
-            w.probe.awaitLeaseReleased(1);
             Map<String, Object> next = AgentScenarios.submit("proj", "codex", "write");
             next.put("continue_from_task_id", first);
             List<String> asked = run(w, AgentScenarios.created(w.mcp.call("submit_agent_task", next)), r -> "deny");
@@ -1069,7 +1068,6 @@ class ProviderHomePlantingIT {
                             .toString()
                             .contains("rewrote"),
                     "the planting command rewrote the transcript");
-            w.probe.awaitLeaseReleased(1);
             Map<String, Object> next = AgentScenarios.submit("proj", "codex", "hello again");
             next.put("continue_from_task_id", first);
             run(w, AgentScenarios.created(w.mcp.call("submit_agent_task", next)), r -> "deny");

@@ -120,7 +120,9 @@ final class ProviderWorld<M extends ProviderWorld.MockModel> implements AutoClos
 
     /**
      * Runs task {@code id} to its end, answering each approval with what {@code decide} says of its pending request,
-     * which is added to {@code asked}; the task, which must have {@code succeeded}.
+     * which is added to {@code asked}; the task, which must have {@code succeeded}. Returns once the workdir's writer
+     * lease is free again: a task is terminal before its runner has drained, and the next submit of a {@code
+     * workspace-write} task would find the workdir busy meanwhile.
      */
     JsonNode finish(String id, Function<JsonNode, String> decide, List<JsonNode> asked) throws Exception {
         while (true) {
@@ -131,6 +133,7 @@ final class ProviderWorld<M extends ProviderWorld.MockModel> implements AutoClos
                                     && !t.get("pending_request").isNull()));
             if (TERMINAL.contains(task.get("status").asText())) {
                 assertEquals("succeeded", task.get("status").asText(), task.toString());
+                probe.awaitLeaseReleased(1);
                 return task;
             }
             JsonNode request = task.get("pending_request");
