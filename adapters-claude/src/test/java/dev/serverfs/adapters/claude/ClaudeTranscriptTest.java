@@ -120,13 +120,12 @@ class ClaudeTranscriptTest {
 
     @Test
     void kept_is_by_type() {
-        assertTrue(ClaudeTranscript.kept(USER.getBytes()));
-        assertFalse(ClaudeTranscript.kept(WORKTREE.getBytes()));
-        assertFalse(ClaudeTranscript.kept(MODE.getBytes()));
-        assertFalse(ClaudeTranscript.kept("{\"type\":1}".getBytes()));
-        assertTrue(ClaudeTranscript.kept("{\"type\":\"attachment\",\"attachment\":{\"type\":\"date\"}}".getBytes()));
-        assertFalse(ClaudeTranscript.kept(
-                "{\"type\":\"attachment\",\"attachment\":{\"type\":\"prompt_snapshot\"}}".getBytes()));
-        assertFalse(ClaudeTranscript.kept("\n".getBytes()));
+        assertTrue(ClaudeTranscript.kept(USER.strip()));
+        assertFalse(ClaudeTranscript.kept(WORKTREE));
+        assertFalse(ClaudeTranscript.kept(MODE));
+        assertFalse(ClaudeTranscript.kept("{\"type\":1}"));
+        assertTrue(ClaudeTranscript.kept("{\"type\":\"attachment\",\"attachment\":{\"type\":\"date\"}}"));
+        assertFalse(ClaudeTranscript.kept("{\"type\":\"attachment\",\"attachment\":{\"type\":\"prompt_snapshot\"}}"));
+        assertFalse(ClaudeTranscript.kept("\n"));
     }
 }

@@ -6,19 +6,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
+import dev.serverfs.provider.SessionTranscripts;
 import java.io.IOException;
-import java.nio.channels.Channels;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.List;
-import java.util.stream.Stream;
+import java.util.Optional;
 
 /**
  * A thread's transcript ({@code CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl}), which {@code
@@ -36,55 +27,22 @@ final class CodexRollout {
     private CodexRollout() {}
 
     /**
-     * Takes the session state above out of each transcript of {@code threadId} beneath {@code codexHome}: a regular
-     * file, found without following a symbolic link, rewritten through a new file beside it moved over it atomically,
-     * and only when something changed. A transcript that cannot be read or rewritten fails the continuation.
+     * Takes the session state above out of each transcript of {@code threadId} in {@code codexHome}'s {@code
+     * sessions/YYYY/MM/DD/}, without following a link and only when something changed ({@link SessionTranscripts}). A
+     * transcript that cannot be rewritten fails the continuation.
      */
     static void forgetSessionState(Path codexHome, String threadId) {
-        Path sessions = codexHome.resolve("sessions");
-        if (!Files.isDirectory(sessions, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
         String suffix = "-" + threadId + ".jsonl";
-        try (Stream<Path> files = Files.walk(sessions, 4)) {
-            List<Path> transcripts = files.filter(
-                            p -> p.getFileName().toString().startsWith("rollout-"))
-                    .filter(p -> p.getFileName().toString().endsWith(suffix))
-                    .filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
-                    .toList();
-            for (Path transcript : transcripts) {
-                rewrite(transcript);
-            }
-        } catch (IOException | RuntimeException e) {
+        try {
+            SessionTranscripts.rewrite(
+                    codexHome,
+                    "sessions",
+                    3,
+                    name -> name.startsWith("rollout-") && name.endsWith(suffix),
+                    line -> Optional.of(withoutSessionState(line)));
+        } catch (IOException e) {
             throw new ServerFsException(
                     ErrorCode.AGENT_SESSION_NOT_RESUMABLE, "the Codex thread's transcript could not be checked");
-        }
-    }
-
-    private static void rewrite(Path transcript) throws IOException {
-        Path copy = Files.createTempFile(
-                transcript.getParent(),
-                ".serverfs-",
-                ".jsonl",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        boolean changed = false;
-        try {
-            try (BufferedReader in = new BufferedReader(Channels.newReader(
-                            Files.newByteChannel(transcript, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS),
-                            StandardCharsets.UTF_8));
-                    BufferedWriter out = Files.newBufferedWriter(copy, StandardCharsets.UTF_8)) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    String kept = withoutSessionState(line);
-                    changed |= !kept.equals(line);
-                    out.write(kept);
-                    out.write('\n');
-                }
-            }
-            if (changed) {
-                Files.move(copy, transcript, StandardCopyOption.ATOMIC_MOVE);
-            }
-        } finally {
-            Files.deleteIfExists(copy);
         }
     }
 
