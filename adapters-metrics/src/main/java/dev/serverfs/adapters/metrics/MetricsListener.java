@@ -4,11 +4,13 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.handlers.GracefulShutdownHandler;
 import io.undertow.util.Headers;
 import io.undertow.util.Methods;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import org.xnio.Options;
@@ -19,17 +21,22 @@ import org.xnio.Options;
  * method, {@code 404} for another path. Without a token (a loopback listener) the {@code Host} must be a loopback
  * name, else {@code 421}: a web page whose name was rebound to 127.0.0.1 could otherwise read the counters from a
  * browser on this host (a token, which the page cannot send, already stops that). No access log; a scrape runs on a
- * worker thread, never the I/O thread.
+ * worker thread, never the I/O thread. {@link #close} lets a scrape in flight finish.
  */
 public final class MetricsListener implements AutoCloseable {
 
     /** The content type of Prometheus's text exposition format 0.0.4. */
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-    private final Undertow server;
+    /** How long {@link #close} waits for the scrapes in flight. */
+    private static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
 
-    private MetricsListener(Undertow server) {
+    private final Undertow server;
+    private final GracefulShutdownHandler inFlight;
+
+    private MetricsListener(Undertow server, GracefulShutdownHandler inFlight) {
         this.server = server;
+        this.inFlight = inFlight;
     }
 
     /**
@@ -41,6 +48,8 @@ public final class MetricsListener implements AutoCloseable {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(requiredToken, "requiredToken");
         Objects.requireNonNull(metrics, "metrics");
+        GracefulShutdownHandler inFlight = new GracefulShutdownHandler(
+                new Handler(requiredToken.map(t -> t.getBytes(StandardCharsets.US_ASCII)), metrics));
         Undertow server = Undertow.builder()
                 .addHttpListener(port, host)
                 .setIoThreads(1)
@@ -51,7 +60,7 @@ public final class MetricsListener implements AutoCloseable {
                 .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
                 .setSocketOption(Options.READ_TIMEOUT, 30_000)
                 .setSocketOption(Options.WRITE_TIMEOUT, 30_000)
-                .setHandler(new Handler(requiredToken.map(t -> t.getBytes(StandardCharsets.US_ASCII)), metrics))
+                .setHandler(inFlight)
                 .build();
         try {
             server.start();
@@ -63,7 +72,7 @@ public final class MetricsListener implements AutoCloseable {
             }
             throw e;
         }
-        return new MetricsListener(server);
+        return new MetricsListener(server, inFlight);
     }
 
     /** The bound address (with the real port when 0 was asked for). */
@@ -71,8 +80,18 @@ public final class MetricsListener implements AutoCloseable {
         return (InetSocketAddress) server.getListenerInfo().getFirst().getAddress();
     }
 
+    /**
+     * Answers every new request 503, waits up to {@link #CLOSE_GRACE} for the scrapes in flight to be answered, then
+     * stops the listener: stopped at once, it cut a scrape's connection off mid-answer.
+     */
     @Override
     public void close() {
+        inFlight.shutdown();
+        try {
+            inFlight.awaitShutdown(CLOSE_GRACE.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         server.stop();
     }
 

@@ -22,6 +22,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -156,6 +159,37 @@ class MetricsListenerTest {
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(405, post.statusCode());
+        }
+    }
+
+    @Test
+    void closeLetsAScrapeInFlightFinishAndRefusesTheNextRequest() throws Exception {
+        CountDownLatch scraping = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (PrometheusMetrics metrics = new PrometheusMetrics()) {
+            metrics.beforeScrape(() -> {
+                scraping.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            MetricsListener listener = MetricsListener.start("127.0.0.1", 0, Optional.empty(), metrics);
+            CompletableFuture<HttpResponse<String>> inFlight = HTTP.sendAsync(
+                    HttpRequest.newBuilder(uri(listener, "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+            scraping.await();
+            Thread closer = Thread.ofPlatform().start(listener::close);
+            // The scrape is released only once close() waits for it, so close() cannot have stopped before it.
+            while (closer.getState() != Thread.State.WAITING && closer.getState() != Thread.State.TIMED_WAITING) {
+                Thread.onSpinWait();
+            }
+            assertEquals(503, rawStatus(listener, "127.0.0.1"), "no new scrape once closing");
+            release.countDown();
+            HttpResponse<String> answered = inFlight.get(30, TimeUnit.SECONDS);
+            closer.join();
+            assertEquals(200, answered.statusCode());
+            assertTrue(answered.body().contains("jvm_memory_used_bytes"), "the whole exposition, not a cut one");
         }
     }
 
