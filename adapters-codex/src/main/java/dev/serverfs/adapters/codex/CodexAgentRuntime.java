@@ -147,12 +147,14 @@ public final class CodexAgentRuntime implements AgentRuntime {
     @Override
     public TurnOutcome runTurn(TurnRequest request, RunContext context) {
         Map<String, String> environment = CodexCommandLine.environment(settings.environment(), settings.codexHome());
-        // what a resume would restore from the thread's transcript, which an earlier task could rewrite (probe R)
+        // what a resume would restore from the transcripts of the thread and its sub-agents, which an earlier task
+        // could
+        // rewrite (probes R, S)
         request.resumeFrom()
                 .flatMap(NativeIds::sessionId)
-                .ifPresent(thread -> CodexCommandLine.codexHome(environment)
-                        .map(home -> sandbox.configurationOf(request.view().root(), home))
-                        .ifPresent(home -> CodexRollout.forgetSessionState(home, thread)));
+                .flatMap(thread -> CodexCommandLine.codexHome(environment))
+                .map(home -> sandbox.configurationOf(request.view().root(), home))
+                .ifPresent(CodexRollout::forgetSessionState);
         ProviderCommand command = new ProviderCommand(
                 CodexCommandLine.argv(settings.bin()),
                 request.workingDirectory(),

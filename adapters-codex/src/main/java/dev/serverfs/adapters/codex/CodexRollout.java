@@ -17,9 +17,11 @@ import java.util.Optional;
  * rewrite, and Codex 0.171 restores from it, besides the conversation, session state no resume parameter overrides
  * (probe R): the base instructions of {@code session_meta} (in place of Codex's own), its {@code dynamic_tools}
  * (offered to the model, their descriptions with them) and the developer instructions of the collaboration mode
- * ({@code thread_settings_applied}, {@code turn_context}). Before a continuation starts, those are taken out: Codex
- * then uses its own instructions, offers no dynamic tool (ServerFS declares none) and the mode's built-in
- * instructions, as on the thread's first turn.
+ * ({@code thread_settings_applied}, {@code turn_context}); probe S added the capability roots of {@code session_meta}
+ * ({@code selected_capability_roots}: a root's skills reached the model), and the transcripts of sub-agents, threads of
+ * their own that {@code resume_agent} restores from theirs. Before a continuation starts, those are taken out of every
+ * transcript: Codex then uses its own instructions, offers no dynamic tool (ServerFS declares none), no capability root
+ * (ServerFS selects none) and the mode's built-in instructions, as on the thread's first turn.
  */
 final class CodexRollout {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -27,18 +29,18 @@ final class CodexRollout {
     private CodexRollout() {}
 
     /**
-     * Takes the session state above out of each transcript of {@code threadId} in {@code codexHome}'s {@code
-     * sessions/YYYY/MM/DD/}, without following a link and only when something changed ({@link SessionTranscripts}). A
-     * transcript that cannot be rewritten fails the continuation.
+     * Takes the session state above out of every transcript in {@code codexHome}'s {@code sessions/YYYY/MM/DD/}, the
+     * thread's and any other a continuation could resume (its sub-agents', by {@code resume_agent}), without following a
+     * link and only when something changed ({@link SessionTranscripts}). A transcript that cannot be rewritten fails the
+     * continuation.
      */
-    static void forgetSessionState(Path codexHome, String threadId) {
-        String suffix = "-" + threadId + ".jsonl";
+    static void forgetSessionState(Path codexHome) {
         try {
             SessionTranscripts.rewrite(
                     codexHome,
                     "sessions",
                     3,
-                    name -> name.startsWith("rollout-") && name.endsWith(suffix),
+                    name -> name.startsWith("rollout-") && name.endsWith(".jsonl"),
                     line -> Optional.of(withoutSessionState(line)));
         } catch (IOException e) {
             throw new ServerFsException(
@@ -64,7 +66,9 @@ final class CodexRollout {
         }
         boolean changed = switch (r.path("type").asText()) {
             case "session_meta" ->
-                payload.remove("base_instructions") != null | payload.remove("dynamic_tools") != null;
+                payload.remove("base_instructions") != null
+                        | payload.remove("dynamic_tools") != null
+                        | payload.remove("selected_capability_roots") != null;
             case "turn_context" -> forgetModeInstructions(payload);
             case "event_msg" ->
                 payload.path("type").asText().equals("thread_settings_applied")

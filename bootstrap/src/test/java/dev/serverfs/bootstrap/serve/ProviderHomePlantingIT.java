@@ -1004,6 +1004,9 @@ class ProviderHomePlantingIT {
      * What else a continuation restored from a rewritten transcript (probe R): {@code base_instructions} of {@code
      * session_meta}, sent to the model in place of Codex's own; its {@code dynamic_tools}, offered to the model with
      * their descriptions; and the developer instructions of the collaboration mode ({@code thread_settings_applied}).
+     * Probe S added the capability roots of {@code session_meta} ({@code selected_capability_roots}, which only {@code
+     * thread/start} sets and ServerFS never does): a root naming a directory with a skill put the skill's description
+     * into the continuation's instructions.
      */
     @Test
     void a_continuation_gets_no_instructions_or_tools_the_transcript_an_earlier_task_rewrote_gives() throws Exception {
@@ -1018,6 +1021,86 @@ class ProviderHomePlantingIT {
                         : new Reply.Text("hello"),
                 Map.of())) {
             home[0] = w.vars.get("CODEX_HOME");
+            Path caps = w.proj.resolve("caps");
+            Files.createDirectories(caps.resolve("skills/planted"));
+            Files.writeString(
+                    caps.resolve("skills/planted/SKILL.md"),
+                    "---\nname: planted\ndescription: " + mark + "-capability-skill\n---\n" + mark + "-skill\n");
+            continueAfterRewrite(w, """
+                    if line["type"] == "session_meta":
+                        payload["base_instructions"] = {"text": "MARK-base-instructions"}
+                        payload["dynamic_tools"] = [{"type": "function", "name": "planted",
+                            "description": "MARK-dynamic-tool", "inputSchema": {"type": "object"}}]
+                        payload["selected_capability_roots"] = [{"id": "caps", "location": {
+                            "type": "environment", "environmentId": "local", "path": "CAPS"}}]
+                    if payload.get("type") == "thread_settings_applied":
+                        mode = payload["thread_settings"]["collaboration_mode"]["settings"]
+                        mode["developer_instructions"] = "MARK-mode-instructions"
+                    """.replace("MARK", mark).replace("CAPS", caps.toString()), "hello again");
+            String seen = w.mock.requests().getLast().text();
+            assertTrue(seen.contains("hello again") && seen.contains("PLANT-NOW"), "the thread was resumed: " + seen);
+            assertEquals(List.of(), planted(seen, mark), "the rewritten transcript's session state reached the model");
+            assertTrue(seen.contains("You are a coding agent"), "Codex's own instructions");
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+        }
+    }
+
+    /**
+     * A sub-agent ({@code multi_agent_v1.spawn_agent}) runs in a Codex thread of its own, with a transcript of its own,
+     * and {@code resume_agent} restores it from there in a continuation. Probe S: a rewritten sub-agent transcript's
+     * base instructions, dynamic tools and mode instructions reached the model of the sub-agent a continuation resumed,
+     * while only the task's own thread's transcripts were put right.
+     */
+    @Test
+    void a_sub_agent_a_continuation_resumes_gets_no_instructions_or_tools_its_rewritten_transcript_gives()
+            throws Exception {
+        Path bin = CodexCli.binary();
+        String mark = "PLANTED-" + UUID.randomUUID();
+        String[] home = new String[1];
+        try (ProviderWorld<MockResponsesApi> w = CodexWorld.start(
+                dir,
+                bin,
+                r -> {
+                    if (r.lastUserText().contains("SUBAGENT")) {
+                        return new Reply.Text("sub done");
+                    }
+                    String agent = r.callOutput("call_spawn")
+                            .map(o -> MockResponsesApi.json(o.path("output").asText())
+                                    .path("agent_id")
+                                    .asText())
+                            .orElse("");
+                    List<Reply.Call> steps = List.of(
+                            new Reply.Call(
+                                    "call_spawn",
+                                    "multi_agent_v1.spawn_agent",
+                                    MockResponsesApi.json("{\"message\":\"SUBAGENT go\"}")),
+                            wait("call_wait", agent),
+                            new Reply.Call(
+                                    "call_plant",
+                                    "exec_command",
+                                    MockResponsesApi.json(
+                                            "{\"cmd\":\"python3 plant.py " + home[0]
+                                                    + "\",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"x\"}")),
+                            new Reply.Call(
+                                    "call_resume",
+                                    "multi_agent_v1.resume_agent",
+                                    MockResponsesApi.json("{\"id\":\"" + agent + "\"}")),
+                            new Reply.Call(
+                                    "call_send",
+                                    "multi_agent_v1.send_input",
+                                    MockResponsesApi.json(
+                                            "{\"target\":\"" + agent + "\",\"message\":\"SUBAGENT again\"}")),
+                            wait("call_wait_again", agent));
+                    int done = r.text().contains("again please") ? steps.size() : 3;
+                    return steps.subList(0, done).stream()
+                            .filter(c -> r.callOutput(c.callId()).isEmpty())
+                            .<Reply>map(c -> c)
+                            .findFirst()
+                            .orElse(new Reply.Text("main done"));
+                },
+                Map.of())) {
+            home[0] = w.vars.get("CODEX_HOME");
             continueAfterRewrite(w, """
                     if line["type"] == "session_meta":
                         payload["base_instructions"] = {"text": "MARK-base-instructions"}
@@ -1026,14 +1109,25 @@ class ProviderHomePlantingIT {
                     if payload.get("type") == "thread_settings_applied":
                         mode = payload["thread_settings"]["collaboration_mode"]["settings"]
                         mode["developer_instructions"] = "MARK-mode-instructions"
-                    """.replace("MARK", mark), "hello again");
-            String seen = w.mock.requests().getLast().text();
-            assertTrue(seen.contains("hello again") && seen.contains("PLANT-NOW"), "the thread was resumed: " + seen);
-            assertEquals(List.of(), planted(seen, mark), "the rewritten transcript's session state reached the model");
+                    """.replace("MARK", mark), "again please");
+            List<MockResponsesApi.Request> resumed = w.mock.requests().stream()
+                    .filter(r -> r.lastUserText().contains("SUBAGENT again"))
+                    .toList();
+            assertFalse(resumed.isEmpty(), "the continuation resumed the sub-agent");
+            String seen = resumed.getLast().text();
+            assertEquals(List.of(), planted(seen, mark), "the sub-agent's rewritten transcript reached its model");
             assertTrue(seen.contains("You are a coding agent"), "Codex's own instructions");
         } finally {
             PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
+    }
+
+    /** A {@code multi_agent_v1.wait_agent} call for {@code agent}. */
+    private static Reply.Call wait(String callId, String agent) {
+        return new Reply.Call(
+                callId,
+                "multi_agent_v1.wait_agent",
+                MockResponsesApi.json("{\"targets\":[\"" + agent + "\"],\"timeout_ms\":60000}"));
     }
 
     /**
