@@ -148,8 +148,7 @@ public final class CodexAgentRuntime implements AgentRuntime {
     public TurnOutcome runTurn(TurnRequest request, RunContext context) {
         Map<String, String> environment = CodexCommandLine.environment(settings.environment(), settings.codexHome());
         // what a resume would restore from the transcripts of the thread and its sub-agents, which an earlier task
-        // could
-        // rewrite (probes R, S)
+        // could rewrite (probes R, S)
         request.resumeFrom()
                 .flatMap(NativeIds::sessionId)
                 .flatMap(thread -> CodexCommandLine.codexHome(environment))
