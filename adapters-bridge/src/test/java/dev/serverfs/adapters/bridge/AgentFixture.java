@@ -82,7 +82,7 @@ final class AgentFixture implements AutoCloseable {
                 new ManualTimers(clock),
                 clock,
                 runners,
-                new AgentService.Settings(limits, Duration.ofMillis(300), "0.7.3-test"));
+                new AgentService.Settings(limits, Duration.ofMillis(300), "0.7.3-test", List.of()));
         useCases = lifecycle.useCases();
     }
 

@@ -110,7 +110,7 @@ class FakeAgentRuntimeIT {
                 clock,
                 runners,
                 // a short provider-cancel bound keeps the stalled-cancel case quick; the fake's cancel is immediate
-                new AgentService.Settings(AgentLimits.defaults(), Duration.ofSeconds(1), "test"));
+                new AgentService.Settings(AgentLimits.defaults(), Duration.ofSeconds(1), "test", List.of()));
         submit = lifecycle.useCases().submit();
     }
 

@@ -54,6 +54,9 @@ import org.junit.jupiter.api.function.Executable;
 final class AgentHarness implements AutoCloseable {
     static final Instant START = Instant.parse("2026-03-01T10:00:00Z");
     static final Path ROOT = Path.of("/srv/serverfs/docs");
+    /** The host directories redaction hides, as bootstrap gives them: a home holding the roots, the state, the roots. */
+    static final List<String> HOST_DIRECTORIES =
+            List.of("/srv", "/var/lib/serverfs", ROOT.toString(), "/srv/serverfs/notes", "/srv/serverfs/off");
 
     final MutableClock clock = new MutableClock(START);
     final ManualTimers timers = new ManualTimers(clock);
@@ -97,7 +100,7 @@ final class AgentHarness implements AutoCloseable {
                 timers,
                 clock,
                 runners,
-                new AgentService.Settings(limits, Duration.ofMillis(300), "0.7.3-test"));
+                new AgentService.Settings(limits, Duration.ofMillis(300), "0.7.3-test", HOST_DIRECTORIES));
         AgentUseCases agent = lifecycle.useCases();
         submit = agent.submit();
         get = agent.get();

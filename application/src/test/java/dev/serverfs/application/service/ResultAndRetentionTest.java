@@ -9,6 +9,7 @@ import dev.serverfs.application.port.in.ReadAgentTaskEventsUseCase.EventPage;
 import dev.serverfs.application.port.in.ReadAgentTaskResultUseCase.ResultRead;
 import dev.serverfs.application.port.out.TurnOutcome;
 import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.json.JsonValue;
 import dev.serverfs.domain.task.CorrelationId;
 import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.ResultStorage;
@@ -35,6 +36,26 @@ class ResultAndRetentionTest {
         Task done = h.awaitTask(t.id(), Task::isTerminal);
         h.awaitDrained(t.id());
         return done;
+    }
+
+    @Test
+    void the_result_and_the_events_name_no_host_directory_but_the_workdir_as_workdir() throws Exception {
+        String mounts = "/srv/serverfs/docs /srv/serverfs/docs/src /var/lib/serverfs/provider-homes/ab/.codex"
+                + " /srv/home/.codex /srv/serverfs/notes: /srv/serverfs/docs-old /usr/bin";
+        h.fake.turn = (r, c) -> {
+            c.event("agent.message", JsonValue.object().put("text", mounts).build());
+            return new TurnOutcome(mounts, NativeIds.NONE);
+        };
+        Task t = h.submitted("complete:", Optional.empty());
+        Task done = h.awaitTask(t.id(), Task::isTerminal);
+        h.awaitDrained(t.id());
+        String redacted = "<workdir> <workdir>/src <outside-workdir> <outside-workdir> <outside-workdir>:"
+                + " <outside-workdir> /usr/bin";
+        assertEquals(redacted, done.result().orElseThrow().finalResponse());
+        assertTrue(
+                h.events.readEvents(t.id(), 0, 100).events().stream()
+                        .anyMatch(e -> e.payloadJson().equals("{\"text\":\"" + redacted + "\"}")),
+                "the event's text is redacted alike");
     }
 
     @Test

@@ -19,6 +19,7 @@ import dev.serverfs.domain.workdir.Workdirs;
 import dev.serverfs.provider.AgentRuntimeDescriptor;
 import dev.serverfs.provider.EgressPolicy;
 import dev.serverfs.provider.ProviderSandbox;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -27,13 +28,17 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * The Agent service hosted inside {@code serverfs serve} (CONTRACT.md §3.3) or {@code serverfs bridge}: SQLite store in the state directory,
@@ -153,6 +158,41 @@ public final class EmbeddedAgent implements AutoCloseable {
     }
 
     /**
+     * The host directories no task's events or result may name besides its own workdir (probe T): whatever a provider
+     * view's mounts can name ({@code /proc/self/mountinfo}) of the host, the {@link #serverPaths} (every workdir root
+     * among them), the serving user's home and the providers' configuration directories ({@code CODEX_HOME}, {@code
+     * CLAUDE_CONFIG_DIR}, a runtime's absolute-path settings), each as configured and as its real path, which is what
+     * the view's mounts show.
+     */
+    static List<String> hostDirectories(ServerFsConfig.Agent agent, Workdirs workdirs, Map<String, String> env) {
+        List<Path> directories = new ArrayList<>(serverPaths(agent, workdirs));
+        Stream.of("HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR")
+                .map(env::get)
+                .filter(Objects::nonNull)
+                .map(Path::of)
+                .forEach(directories::add);
+        agent.runtimeSettings()
+                .values()
+                .forEach(settings -> settings.byName().values().forEach(value -> {
+                    if (value instanceof Optional<?> set && set.orElse(null) instanceof Path path) {
+                        directories.add(path);
+                    }
+                }));
+        Set<String> names = new LinkedHashSet<>();
+        for (Path p : directories) {
+            if (p.isAbsolute()) {
+                names.add(p.normalize().toString());
+                try {
+                    names.add(p.toRealPath().toString());
+                } catch (IOException e) {
+                    // not there (yet): its name is all a view can show
+                }
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    /**
      * The directories provider children start in, whose walk for the view's concealed entries (issue 25) also finds
      * the {@link #serverPaths} that exist now by identity, wherever they lie in a workdir: a task of an outer workdir
      * that renamed a directory above a nested one (another workdir, the state directory) cannot show it to the next
@@ -226,7 +266,7 @@ public final class EmbeddedAgent implements AutoCloseable {
                 timers,
                 clock,
                 runners,
-                AgentService.Settings.defaults(limits, version));
+                AgentService.Settings.defaults(limits, version, hostDirectories(config, workdirs, System.getenv())));
         service.recoverAtStartup();
         return new EmbeddedAgent(stores, timers, runners, directories, service);
     }

@@ -47,7 +47,8 @@ class AgentServiceWiringParityTest {
     private static AgentService build(boolean production, ExecutorService runners) {
         Clock clock = Clock.systemUTC();
         List<AgentRuntime> runtimes = List.of(new ScriptedRuntime("fake"));
-        AgentService.Settings settings = new AgentService.Settings(AgentLimits.defaults(), Duration.ofSeconds(1), "t");
+        AgentService.Settings settings =
+                new AgentService.Settings(AgentLimits.defaults(), Duration.ofSeconds(1), "t", List.of());
         Workdirs workdirs = new Workdirs(List.of());
         return production
                 ? AgentServiceWiring.agentService(

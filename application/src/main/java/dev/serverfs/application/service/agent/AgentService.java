@@ -5,6 +5,7 @@ import dev.serverfs.application.service.SlotRecovery;
 import dev.serverfs.domain.task.AgentLimits;
 import dev.serverfs.domain.task.TaskId;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -16,16 +17,22 @@ import java.util.Objects;
  */
 public final class AgentService implements SlotRecovery {
 
-    /** Service settings: limits frozen into manifests, the provider-cancel bound (10 s), the version string. */
-    public record Settings(AgentLimits limits, Duration providerCancelBound, String bridgeVersion) {
+    /**
+     * Service settings: limits frozen into manifests, the provider-cancel bound (10 s), the version string, and the
+     * host directories no task's events or result may name besides its own workdir (the serving user's home,
+     * ServerFS' own directories, every workdir root: what a provider view's mounts can name), absolute paths.
+     */
+    public record Settings(
+            AgentLimits limits, Duration providerCancelBound, String bridgeVersion, List<String> hostDirectories) {
         public Settings {
             Objects.requireNonNull(limits, "limits");
             Objects.requireNonNull(providerCancelBound, "providerCancelBound");
             Objects.requireNonNull(bridgeVersion, "bridgeVersion");
+            hostDirectories = List.copyOf(hostDirectories);
         }
 
-        public static Settings defaults(AgentLimits limits, String bridgeVersion) {
-            return new Settings(limits, Duration.ofSeconds(10), bridgeVersion);
+        public static Settings defaults(AgentLimits limits, String bridgeVersion, List<String> hostDirectories) {
+            return new Settings(limits, Duration.ofSeconds(10), bridgeVersion, hostDirectories);
         }
     }
 

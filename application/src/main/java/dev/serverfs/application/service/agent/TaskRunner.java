@@ -39,18 +39,22 @@ public final class TaskRunner {
     private final ResultSpool spool;
     private final TaskReconciliation reconciliation;
     private final TaskInteractions interactions;
+    /** Host directories redaction hides besides the task's own workdir ({@link AgentService.Settings}). */
+    private final List<String> hostDirectories;
 
     public TaskRunner(
             TaskRecords records,
             LiveRuns live,
             ResultSpool spool,
             TaskReconciliation reconciliation,
-            TaskInteractions interactions) {
+            TaskInteractions interactions,
+            List<String> hostDirectories) {
         this.records = records;
         this.live = live;
         this.spool = spool;
         this.reconciliation = reconciliation;
         this.interactions = interactions;
+        this.hostDirectories = List.copyOf(hostDirectories);
     }
 
     void run(LiveRun run, TurnRequest turn) {
@@ -99,7 +103,7 @@ public final class TaskRunner {
     }
 
     private void complete(LiveRun run, String finalResponse) {
-        String text = EventRedaction.redactText(finalResponse, run.hostRoot());
+        String text = EventRedaction.redactText(finalResponse, run.hostRoot(), hostDirectories);
         switch (ResultPlacement.of(text, records.limits())) {
             case ResultPlacement.Inline inline -> {
                 records.terminate(run.id, t -> t.succeeded(inline.result(), records.now()), TaskRunner::completed);
@@ -218,7 +222,7 @@ public final class TaskRunner {
 
         @Override
         public void event(String eventType, JsonValue.JsonObject payload) {
-            records.event(run.id, eventType, EventRedaction.redact(payload, run.hostRoot()));
+            records.event(run.id, eventType, EventRedaction.redact(payload, run.hostRoot(), hostDirectories));
         }
 
         @Override
@@ -238,13 +242,13 @@ public final class TaskRunner {
 
         @Override
         public ApprovalResolution requestApproval(ApprovalRequest request) {
-            JsonValue.JsonObject payload = EventRedaction.redact(request.toPayload(), run.hostRoot());
+            JsonValue.JsonObject payload = EventRedaction.redact(request.toPayload(), run.hostRoot(), hostDirectories);
             return interactions.await(run, payload, id -> new PendingInteraction.Approval(id, request));
         }
 
         @Override
         public List<QuestionAnswer> askQuestion(QuestionRequest request) {
-            JsonValue.JsonObject payload = EventRedaction.redact(request.toPayload(), run.hostRoot());
+            JsonValue.JsonObject payload = EventRedaction.redact(request.toPayload(), run.hostRoot(), hostDirectories);
             return interactions.await(run, payload, id -> new PendingInteraction.Question(id, request));
         }
 

@@ -52,7 +52,8 @@ public final class TestAgentWiring {
         TaskReconciliation reconciliation = new TaskReconciliation(workdirs, byName, records, spool, leases, live);
         TaskStopping stopping = new TaskStopping(records, live, reconciliation, settings.providerCancelBound());
         TaskInteractions interactions = new TaskInteractions(records, live, stopping, ids, timers);
-        TaskRunner runner = new TaskRunner(records, live, spool, reconciliation, interactions);
+        TaskRunner runner =
+                new TaskRunner(records, live, spool, reconciliation, interactions, settings.hostDirectories());
         TaskSubmission submission = new TaskSubmission(
                 workdirs,
                 directories,
