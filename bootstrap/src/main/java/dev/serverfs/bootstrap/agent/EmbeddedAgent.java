@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -162,7 +163,7 @@ public final class EmbeddedAgent implements AutoCloseable {
      * view's mounts can name ({@code /proc/self/mountinfo}) of the host, the {@link #serverPaths} (every workdir root
      * among them), the serving user's home and the providers' configuration directories ({@code CODEX_HOME}, {@code
      * CLAUDE_CONFIG_DIR}, a runtime's absolute-path settings), each as configured and as its real path, which is what
-     * the view's mounts show.
+     * the view's mounts show, and under the other names the view's mount table can give it ({@link MountNames}).
      */
     static List<String> hostDirectories(ServerFsConfig.Agent agent, Workdirs workdirs, Map<String, String> env) {
         List<Path> directories = new ArrayList<>(serverPaths(agent, workdirs));
@@ -189,7 +190,20 @@ public final class EmbeddedAgent implements AutoCloseable {
                 }
             }
         }
+        List<String> mountinfo = mountTable();
+        for (String name : List.copyOf(names)) {
+            names.addAll(MountNames.of(name, mountinfo));
+        }
         return List.copyOf(names);
+    }
+
+    /** This process's mount table, which the provider views' mounts are taken from; empty where it cannot be read. */
+    private static List<String> mountTable() {
+        try {
+            return Files.readAllLines(Path.of("/proc/self/mountinfo"));
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     /**
