@@ -7,7 +7,6 @@ import dev.serverfs.application.port.out.TurnRequest;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.InFlightRecovery;
-import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.ReconcileResult;
 import dev.serverfs.domain.task.RuntimeInfo;
@@ -147,11 +146,9 @@ public final class CodexAgentRuntime implements AgentRuntime {
     @Override
     public TurnOutcome runTurn(TurnRequest request, RunContext context) {
         Map<String, String> environment = CodexCommandLine.environment(settings.environment(), settings.codexHome());
-        // what a resume would restore from the transcripts of the thread and its sub-agents, which an earlier task
-        // could rewrite (probes R, S)
-        request.resumeFrom()
-                .flatMap(NativeIds::sessionId)
-                .flatMap(thread -> CodexCommandLine.codexHome(environment))
+        // what a resume would restore from the transcripts of the thread and of any sub-agent, which an earlier task
+        // could rewrite (probes R, S); a new task's resume_agent restores an earlier task's sub-agent too (probe S2)
+        CodexCommandLine.codexHome(environment)
                 .map(home -> sandbox.configurationOf(request.view().root(), home))
                 .ifPresent(CodexRollout::forgetSessionState);
         ProviderCommand command = new ProviderCommand(

@@ -19,9 +19,10 @@ import java.util.Optional;
  * (offered to the model, their descriptions with them) and the developer instructions of the collaboration mode
  * ({@code thread_settings_applied}, {@code turn_context}); probe S added the capability roots of {@code session_meta}
  * ({@code selected_capability_roots}: a root's skills reached the model), and the transcripts of sub-agents, threads of
- * their own that {@code resume_agent} restores from theirs. Before a continuation starts, those are taken out of every
- * transcript: Codex then uses its own instructions, offers no dynamic tool (ServerFS declares none), no capability root
- * (ServerFS selects none) and the mode's built-in instructions, as on the thread's first turn.
+ * their own that {@code resume_agent} restores from theirs, in a new task too (probe S2: it finds an earlier task's
+ * sub-agent by its id). Before each child starts, those are taken out of every transcript: Codex then uses its own
+ * instructions, offers no dynamic tool (ServerFS declares none), no capability root (ServerFS selects none) and the
+ * mode's built-in instructions, as on the thread's first turn.
  */
 final class CodexRollout {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -30,9 +31,9 @@ final class CodexRollout {
 
     /**
      * Takes the session state above out of every transcript in {@code codexHome}'s {@code sessions/YYYY/MM/DD/}, the
-     * thread's and any other a continuation could resume (its sub-agents', by {@code resume_agent}), without following a
+     * thread's and any other a task could resume (a sub-agent's, by {@code resume_agent}), without following a
      * link and only when something changed ({@link SessionTranscripts}). A transcript that cannot be rewritten fails the
-     * continuation.
+     * task.
      */
     static void forgetSessionState(Path codexHome) {
         try {

@@ -1122,6 +1122,89 @@ class ProviderHomePlantingIT {
         }
     }
 
+    /**
+     * {@code resume_agent} also restores, in a new task of the same workdir (no {@code continue_from_task_id}), a
+     * sub-agent an earlier task spawned: Codex looks the thread up by its id in {@code CODEX_HOME}, whatever thread
+     * spawned it. Probe S2: that sub-agent's rewritten transcript's base instructions, dynamic tools and mode
+     * instructions reached its model, as only continuations had their transcripts put right.
+     */
+    @Test
+    void a_sub_agent_a_new_task_resumes_gets_no_instructions_or_tools_its_rewritten_transcript_gives()
+            throws Exception {
+        Path bin = CodexCli.binary();
+        String mark = "PLANTED-" + UUID.randomUUID();
+        String[] home = new String[1];
+        String[] agent = {""};
+        try (ProviderWorld<MockResponsesApi> w = CodexWorld.start(
+                dir,
+                bin,
+                r -> {
+                    if (r.lastUserText().contains("SUBAGENT")) {
+                        return new Reply.Text("sub done");
+                    }
+                    r.callOutput("call_spawn")
+                            .ifPresent(o -> agent[0] = MockResponsesApi.json(
+                                            o.path("output").asText())
+                                    .path("agent_id")
+                                    .asText());
+                    List<Reply.Call> steps = r.text().contains("a new task")
+                            ? List.of(
+                                    new Reply.Call(
+                                            "call_resume",
+                                            "multi_agent_v1.resume_agent",
+                                            MockResponsesApi.json("{\"id\":\"" + agent[0] + "\"}")),
+                                    new Reply.Call(
+                                            "call_send",
+                                            "multi_agent_v1.send_input",
+                                            MockResponsesApi.json("{\"target\":\"" + agent[0]
+                                                    + "\",\"message\":\"SUBAGENT again\"}")),
+                                    wait("call_wait_again", agent[0]))
+                            : List.of(
+                                    new Reply.Call(
+                                            "call_spawn",
+                                            "multi_agent_v1.spawn_agent",
+                                            MockResponsesApi.json("{\"message\":\"SUBAGENT go\"}")),
+                                    wait("call_wait", agent[0]),
+                                    new Reply.Call(
+                                            "call_plant",
+                                            "exec_command",
+                                            MockResponsesApi.json(
+                                                    "{\"cmd\":\"python3 plant.py " + home[0]
+                                                            + "\",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"x\"}")));
+                    return steps.stream()
+                            .filter(c -> r.callOutput(c.callId()).isEmpty())
+                            .<Reply>map(c -> c)
+                            .findFirst()
+                            .orElse(new Reply.Text("main done"));
+                },
+                Map.of())) {
+            home[0] = w.vars.get("CODEX_HOME");
+            afterRewrite(w, """
+                    if line["type"] == "session_meta":
+                        payload["base_instructions"] = {"text": "MARK-base-instructions"}
+                        payload["dynamic_tools"] = [{"type": "function", "name": "planted",
+                            "description": "MARK-dynamic-tool", "inputSchema": {"type": "object"}}]
+                    if payload.get("type") == "thread_settings_applied":
+                        mode = payload["thread_settings"]["collaboration_mode"]["settings"]
+                        mode["developer_instructions"] = "MARK-mode-instructions"
+                    """.replace("MARK", mark), "a new task", false);
+            String answered = w.mock.requests().stream()
+                    .flatMap(r -> r.callOutput("call_resume").stream())
+                    .map(Object::toString)
+                    .findFirst()
+                    .orElse("none");
+            List<MockResponsesApi.Request> resumed = w.mock.requests().stream()
+                    .filter(r -> r.lastUserText().contains("SUBAGENT again"))
+                    .toList();
+            assertFalse(resumed.isEmpty(), "the new task resumed the sub-agent; resume_agent answered " + answered);
+            String seen = resumed.getLast().text();
+            assertEquals(List.of(), planted(seen, mark), "the sub-agent's rewritten transcript reached its model");
+            assertTrue(seen.contains("You are a coding agent"), "Codex's own instructions");
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+        }
+    }
+
     /** A {@code multi_agent_v1.wait_agent} call for {@code agent}. */
     private static Reply.Call wait(String callId, String agent) {
         return new Reply.Call(
@@ -1137,6 +1220,12 @@ class ProviderHomePlantingIT {
      */
     private static List<String> continueAfterRewrite(ProviderWorld<MockResponsesApi> w, String edit, String prompt)
             throws Exception {
+        return afterRewrite(w, edit, prompt, true);
+    }
+
+    /** {@link #continueAfterRewrite}, the later task a continuation of the first or ({@code !continuation}) a new one. */
+    private static List<String> afterRewrite(
+            ProviderWorld<MockResponsesApi> w, String edit, String prompt, boolean continuation) throws Exception {
         Files.writeString(
                 w.proj.resolve("plant.py"),
                 "import glob, json, sys\n"
@@ -1160,7 +1249,9 @@ class ProviderHomePlantingIT {
                         .contains("rewrote"),
                 "the planting command rewrote the transcript");
         Map<String, Object> next = AgentScenarios.submit("proj", "codex", prompt);
-        next.put("continue_from_task_id", first);
+        if (continuation) {
+            next.put("continue_from_task_id", first);
+        }
         return run(w, AgentScenarios.created(w.mcp.call("submit_agent_task", next)), r -> "deny");
     }
 
