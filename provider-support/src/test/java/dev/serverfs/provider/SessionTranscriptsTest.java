@@ -3,9 +3,12 @@ package dev.serverfs.provider;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +22,7 @@ class SessionTranscriptsTest {
         Path t = Files.createDirectories(home.resolve("sessions/a")).resolve("t.jsonl");
         byte[] malformed = {'{', '"', 'x', '"', ':', '"', (byte) 0xff, '"', '}', '\n'};
         Files.write(t, concat("drop\n".getBytes(StandardCharsets.UTF_8), malformed, "swap\nlast".getBytes()));
-        SessionTranscripts.rewrite(home, "sessions", 1, "t.jsonl"::equals, line -> switch (line) {
+        SessionTranscripts.rewrite(home, "sessions", 1, "t.jsonl"::equals, name -> true, line -> switch (line) {
             case "drop" -> Optional.empty();
             case "swap" -> Optional.of("swapped");
             default -> Optional.of(line);
@@ -34,10 +37,69 @@ class SessionTranscriptsTest {
         Path deep = Files.writeString(
                 Files.createDirectories(home.resolve("sessions/a/b")).resolve("t.jsonl"), "x\n");
         Path right = Files.writeString(home.resolve("sessions/a/t.jsonl"), "x\n");
-        SessionTranscripts.rewrite(home, "sessions", 1, "t.jsonl"::equals, line -> Optional.empty());
+        SessionTranscripts.rewrite(home, "sessions", 1, "t.jsonl"::equals, name -> true, line -> Optional.empty());
         assertEquals("x\n", Files.readString(shallow));
         assertEquals("x\n", Files.readString(deep));
         assertEquals("", Files.readString(right));
+    }
+
+    @Test
+    void a_transcript_that_needs_no_change_is_not_replaced() throws Exception {
+        Path t = Files.writeString(
+                Files.createDirectories(home.resolve("sessions")).resolve("t.jsonl"), "keep\n");
+        Object before = Files.readAttributes(t, BasicFileAttributes.class).fileKey();
+        SessionTranscripts.rewrite(home, "sessions", 0, "t.jsonl"::equals, name -> true, Optional::of);
+        assertEquals(before, Files.readAttributes(t, BasicFileAttributes.class).fileKey(), "the same file");
+        try (var names = Files.list(home.resolve("sessions"))) {
+            assertEquals(1, names.count(), "no temporary left");
+        }
+    }
+
+    /**
+     * Probe S2: a transcript a running provider writes was replaced under it by the next child's start, and the
+     * records it wrote on went to the replaced file. The writer here is another process, as a provider child is.
+     */
+    @Test
+    void a_transcript_another_process_holds_open_is_left_to_its_writer() throws Exception {
+        Path t = Files.writeString(
+                Files.createDirectories(home.resolve("sessions")).resolve("t.jsonl"), "forged\n");
+        Process writer = holdOpen(t);
+        try {
+            SessionTranscripts.rewrite(home, "sessions", 0, "t.jsonl"::equals, name -> true, line -> Optional.empty());
+            writer.getOutputStream().write('\n');
+            writer.getOutputStream().flush();
+            assertEquals(0, writer.waitFor());
+        } finally {
+            writer.destroyForcibly().waitFor();
+        }
+        assertEquals("forged\nlate\n", Files.readString(t), "the writer's record reached the transcript");
+        SessionTranscripts.rewrite(home, "sessions", 0, "t.jsonl"::equals, name -> true, line -> Optional.empty());
+        assertEquals("", Files.readString(t), "put right once nothing holds it");
+    }
+
+    @Test
+    void a_transcript_the_caller_wants_put_right_is_put_right_though_held_open() throws Exception {
+        Path t = Files.writeString(
+                Files.createDirectories(home.resolve("sessions")).resolve("t.jsonl"), "forged\n");
+        Process writer = holdOpen(t);
+        try {
+            SessionTranscripts.rewrite(home, "sessions", 0, "t.jsonl"::equals, name -> false, line -> Optional.empty());
+            assertEquals("", Files.readString(t));
+        } finally {
+            writer.destroyForcibly().waitFor();
+        }
+    }
+
+    /** A shell that holds {@code file} open for appending, and appends a line once it reads one. */
+    private static Process holdOpen(Path file) throws Exception {
+        Process writer = new ProcessBuilder(
+                        "sh", "-c", "exec 3>>\"$0\"; echo open; read x; echo late >&3", file.toString())
+                .redirectErrorStream(true)
+                .start();
+        assertEquals(
+                "open",
+                new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8)).readLine());
+        return writer;
     }
 
     private static byte[] concat(byte[]... parts) {

@@ -79,6 +79,7 @@ final class ClaudeTranscript {
                     "projects",
                     1,
                     name::equals,
+                    held -> false, // the session resumed is no other task's: put right, held open or not
                     l -> kept(l) ? Optional.of(l) : Optional.empty());
         } catch (IOException e) {
             throw new ServerFsException(

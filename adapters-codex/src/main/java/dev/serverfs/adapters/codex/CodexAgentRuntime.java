@@ -7,6 +7,7 @@ import dev.serverfs.application.port.out.TurnRequest;
 import dev.serverfs.domain.error.ErrorCode;
 import dev.serverfs.domain.error.ServerFsException;
 import dev.serverfs.domain.task.InFlightRecovery;
+import dev.serverfs.domain.task.NativeIds;
 import dev.serverfs.domain.task.ProviderProcess;
 import dev.serverfs.domain.task.ReconcileResult;
 import dev.serverfs.domain.task.RuntimeInfo;
@@ -150,7 +151,8 @@ public final class CodexAgentRuntime implements AgentRuntime {
         // could rewrite (probes R, S); a new task's resume_agent restores an earlier task's sub-agent too (probe S2)
         CodexCommandLine.codexHome(environment)
                 .map(home -> sandbox.configurationOf(request.view().root(), home))
-                .ifPresent(CodexRollout::forgetSessionState);
+                .ifPresent(home -> CodexRollout.forgetSessionState(
+                        home, request.resumeFrom().flatMap(NativeIds::sessionId)));
         ProviderCommand command = new ProviderCommand(
                 CodexCommandLine.argv(settings.bin()),
                 request.workingDirectory(),

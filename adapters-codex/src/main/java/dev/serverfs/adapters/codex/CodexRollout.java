@@ -32,16 +32,19 @@ final class CodexRollout {
     /**
      * Takes the session state above out of every transcript in {@code codexHome}'s {@code sessions/YYYY/MM/DD/}, the
      * thread's and any other a task could resume (a sub-agent's, by {@code resume_agent}), without following a
-     * link and only when something changed ({@link SessionTranscripts}). A transcript that cannot be rewritten fails the
-     * task.
+     * link and only when something changed ({@link SessionTranscripts}). One a process holds open is a task's running
+     * beside this one, left to it, unless it is {@code resumed}'s, the thread this child continues, which no other task
+     * runs. A transcript that cannot be rewritten fails the task.
      */
-    static void forgetSessionState(Path codexHome) {
+    static void forgetSessionState(Path codexHome, Optional<String> resumed) {
+        Optional<String> own = resumed.map(thread -> "-" + thread + ".jsonl");
         try {
             SessionTranscripts.rewrite(
                     codexHome,
                     "sessions",
                     3,
                     name -> name.startsWith("rollout-") && name.endsWith(".jsonl"),
+                    name -> own.filter(name::endsWith).isEmpty(),
                     line -> Optional.of(withoutSessionState(line)));
         } catch (IOException e) {
             throw new ServerFsException(

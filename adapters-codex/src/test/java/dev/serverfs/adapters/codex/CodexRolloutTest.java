@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,7 +51,7 @@ class CodexRolloutTest {
         Path outside = Files.writeString(dir.resolve("outside.jsonl"), META + "\n");
         Files.createSymbolicLink(day.resolve("rollout-2026-12-04T05-00-00-t1.jsonl"), outside);
 
-        CodexRollout.forgetSessionState(dir.resolve("home"));
+        CodexRollout.forgetSessionState(dir.resolve("home"), Optional.empty());
 
         String rewritten = Files.readString(own);
         assertFalse(rewritten.contains("planted"), rewritten);
@@ -65,6 +66,6 @@ class CodexRolloutTest {
 
     @Test
     void a_home_without_sessions_is_left_alone(@TempDir Path dir) {
-        CodexRollout.forgetSessionState(dir.resolve("missing"));
+        CodexRollout.forgetSessionState(dir.resolve("missing"), Optional.empty());
     }
 }

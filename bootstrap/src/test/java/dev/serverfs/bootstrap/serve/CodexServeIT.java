@@ -433,6 +433,55 @@ class CodexServeIT {
                 "the same Codex thread");
     }
 
+    /**
+     * Probe S2: each start puts the workdir's transcripts right, and replaced the one a task running beside it was
+     * writing: that task's answer went to the replaced file, and its continuation no longer saw it.
+     */
+    @Test
+    void a_task_starting_beside_a_running_one_leaves_that_ones_transcript_to_it() throws Exception {
+        ProviderWorld<MockResponsesApi> w = world(r -> r.lastUserText().contains("Work slowly")
+                ? new Reply.Slow("Working", "Still working OSTRICH.")
+                : new Reply.Text("done"));
+        String running = AgentServeIT.created(
+                w.mcp.call("submit_agent_task", AgentServeIT.submit("proj", "codex", "Work slowly", "review")));
+        w.mock.awaitRequests(1, WAIT);
+        awaitTranscriptWith(w, "Work slowly");
+        String beside = AgentServeIT.created(
+                w.mcp.call("submit_agent_task", AgentServeIT.submit("proj", "codex", "Say done", "review")));
+        w.awaitStatus(beside, "succeeded");
+        w.mock.release();
+        w.awaitStatus(running, "succeeded");
+        Map<String, Object> next = AgentServeIT.submit("proj", "codex", "What did you say?", "review");
+        next.put("continue_from_task_id", running);
+        w.awaitStatus(AgentServeIT.created(w.mcp.call("submit_agent_task", next)), "succeeded");
+        assertTrue(
+                w.mock.requests().getLast().text().contains("OSTRICH"),
+                "the continuation sees the answer the running task gave after the other one started");
+    }
+
+    /** Waits until a Codex transcript of the workdir holds {@code text} (Codex writes it after the model is asked). */
+    private static void awaitTranscriptWith(ProviderWorld<MockResponsesApi> w, String text) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            try (var files = Files.walk(w.state)) {
+                if (files.filter(f -> f.getFileName().toString().startsWith("rollout-"))
+                        .anyMatch(f -> contains(f, text))) {
+                    return;
+                }
+            }
+            Thread.onSpinWait();
+        }
+        throw new AssertionError("no transcript holds the prompt");
+    }
+
+    private static boolean contains(Path file, String text) {
+        try {
+            return Files.readString(file).contains(text);
+        } catch (java.io.IOException e) {
+            return false; // replaced or gone meanwhile
+        }
+    }
+
     @Test
     void an_unanswered_approval_times_out_and_the_child_is_stopped() throws Exception {
         ProviderWorld<MockResponsesApi> w =
