@@ -1,6 +1,5 @@
 package dev.serverfs.provider;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -121,7 +120,7 @@ public final class SessionTranscripts {
             throws NotReplaced {
         try (SeekableByteChannel in =
                 dir.newByteChannel(name, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
-            if (!edit(new BufferedInputStream(Channels.newInputStream(in)), OutputStream.nullOutputStream(), edit)
+            if (!edit(Channels.newInputStream(in), OutputStream.nullOutputStream(), edit)
                     || leftWhileHeld.filter(held::contains).isPresent()) {
                 return; // as it should be, or still being written
             }
@@ -152,7 +151,7 @@ public final class SessionTranscripts {
                         Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, LinkOption.NOFOLLOW_LINKS),
                         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
                 OutputStream written = new BufferedOutputStream(Channels.newOutputStream(out))) {
-            edit(new BufferedInputStream(Channels.newInputStream(in)), written, edit);
+            edit(Channels.newInputStream(in), written, edit);
         } catch (IOException e) {
             delete(dir, temporary);
             throw new NotReplaced(e);
@@ -163,32 +162,43 @@ public final class SessionTranscripts {
     static boolean edit(InputStream in, OutputStream out, Function<String, Optional<String>> edit) throws IOException {
         boolean changed = false;
         ByteArrayOutputStream line = new ByteArrayOutputStream();
-        for (int b = in.read(); ; b = in.read()) {
-            if (b != -1 && b != '\n') {
-                line.write(b);
-            }
-            if (b == '\n' || (b == -1 && line.size() > 0)) {
-                String text = line.toString(StandardCharsets.UTF_8);
-                Optional<String> kept = edit.apply(text);
-                if (kept.isPresent() && kept.get() == text) {
-                    line.writeTo(out);
-                    if (b == '\n') {
-                        out.write('\n');
-                    }
-                } else {
-                    changed = true;
-                    if (kept.isPresent()) {
-                        out.write(kept.get().getBytes(StandardCharsets.UTF_8));
-                        out.write('\n');
-                    }
+        byte[] chunk = new byte[64 * 1024];
+        for (int n = in.read(chunk); n != -1; n = in.read(chunk)) {
+            int start = 0;
+            for (int i = 0; i < n; i++) {
+                if (chunk[i] == '\n') {
+                    line.write(chunk, start, i - start);
+                    changed |= editLine(line, true, out, edit);
+                    start = i + 1;
                 }
-                line.reset();
             }
-            if (b == -1) {
-                out.flush();
-                return changed;
-            }
+            line.write(chunk, start, n - start);
         }
+        if (line.size() > 0) {
+            changed |= editLine(line, false, out, edit);
+        }
+        out.flush();
+        return changed;
+    }
+
+    /** Writes {@code line} (emptied after) through {@code edit}; whether it changed or was left out. */
+    private static boolean editLine(
+            ByteArrayOutputStream line, boolean ended, OutputStream out, Function<String, Optional<String>> edit)
+            throws IOException {
+        String text = line.toString(StandardCharsets.UTF_8);
+        Optional<String> kept = edit.apply(text);
+        boolean same = kept.isPresent() && kept.get() == text;
+        if (same) {
+            line.writeTo(out);
+            if (ended) {
+                out.write('\n');
+            }
+        } else if (kept.isPresent()) {
+            out.write(kept.get().getBytes(StandardCharsets.UTF_8));
+            out.write('\n');
+        }
+        line.reset();
+        return !same;
     }
 
     private static boolean isDirectory(SecureDirectoryStream<Path> dir, Path name) {
