@@ -34,7 +34,8 @@ final class CodexRollout {
      * thread's and any other a task could resume (a sub-agent's, by {@code resume_agent}), without following a
      * link and only when something changed ({@link SessionTranscripts}). One a process holds open is a task's running
      * beside this one, left to it, unless it is {@code resumed}'s, the thread this child continues, which no other task
-     * runs. A transcript that cannot be rewritten fails the task.
+     * runs. A transcript that cannot be rewritten fails the task: a continuation {@code AGENT_SESSION_NOT_RESUMABLE},
+     * a new task {@code AGENT_PROVIDER_ERROR}.
      */
     static void forgetSessionState(Path codexHome, Optional<String> resumed) {
         Optional<String> own = resumed.map(thread -> "-" + thread + ".jsonl");
@@ -48,7 +49,8 @@ final class CodexRollout {
                     line -> Optional.of(withoutSessionState(line)));
         } catch (IOException e) {
             throw new ServerFsException(
-                    ErrorCode.AGENT_SESSION_NOT_RESUMABLE, "the Codex thread's transcript could not be checked");
+                    resumed.isPresent() ? ErrorCode.AGENT_SESSION_NOT_RESUMABLE : ErrorCode.AGENT_PROVIDER_ERROR,
+                    "the workdir's Codex transcripts could not be checked");
         }
     }
 
