@@ -154,7 +154,7 @@ public final class CodexAgentRuntime implements AgentRuntime {
                 .ifPresent(home -> CodexRollout.forgetSessionState(
                         home, request.resumeFrom().flatMap(NativeIds::sessionId)));
         ProviderCommand command = new ProviderCommand(
-                CodexCommandLine.argv(settings.bin()),
+                CodexCommandLine.argv(settings.bin(), CodexCommandLine.codexHome(environment)),
                 request.workingDirectory(),
                 environment,
                 settings.maxMessageBytes());
