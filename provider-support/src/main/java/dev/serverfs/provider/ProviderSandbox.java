@@ -542,7 +542,17 @@ public final class ProviderSandbox {
      * Every task of the workdir can write there: what is read there must not be followed through a link.
      */
     public Path configurationOf(Path workdir, Path directory) {
-        return unconfined || homes.isEmpty() ? directory : homeOf(workdir).resolve(name(directory));
+        return ownConfigurationOf(workdir, directory).orElse(directory);
+    }
+
+    /**
+     * As {@link #configurationOf}, but empty when children are unconfined: then {@code directory} is the operator's
+     * own, which no task has a copy of, and what ServerFS would correct in a workdir's copy is the operator's business.
+     */
+    public Optional<Path> ownConfigurationOf(Path workdir, Path directory) {
+        return unconfined || homes.isEmpty()
+                ? Optional.empty()
+                : Optional.of(homeOf(workdir).resolve(name(directory)));
     }
 
     /** The workdir's own directory of provider configuration: named by a digest of its root, so no path shows. */

@@ -12,6 +12,7 @@ import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
@@ -36,8 +37,9 @@ import java.util.function.Predicate;
  * directory on the way and the transcript are opened relative to their directory without following one ({@link
  * SecureDirectoryStream}), and a transcript is replaced atomically, by a new owner-only file created exclusively beside
  * it and renamed over it, only when a line changed. What is not a directory, or not a regular file, where one is
- * looked for is left alone, and so is a name swapped for a link meanwhile. So is, where the caller says so, a transcript
- * a process holds open: a provider child running beside the one about to start still writes it, and would go on
+ * looked for is left alone, and so is a name swapped for a link meanwhile ({@link #putRight} removes a link instead,
+ * and looks at every depth, for a provider that finds a transcript wherever it lies). So is, where the caller says so,
+ * a transcript a process holds open: a provider child running beside the one about to start still writes it, and would go on
  * writing to the replaced file, its records lost (probe S2); a later start puts it right once that child has ended.
  */
 public final class SessionTranscripts {
@@ -62,13 +64,64 @@ public final class SessionTranscripts {
             Predicate<String> leftWhileHeld,
             Function<String, Optional<String>> edit)
             throws IOException {
+        walkTop(home, directory, new Scope(depth, false, file, name -> false, leftWhileHeld, edit));
+    }
+
+    /**
+     * Puts right everything of {@code home}'s {@code directory} a provider could resume from, at every depth down to
+     * {@code depth} directories beneath it (0: in it alone), where the provider finds a transcript by its name wherever
+     * it lies (Codex 0.171, probe U): rewrites through {@code edit}, as {@link #rewrite} does, every regular file whose
+     * name {@code file} accepts; removes every file whose name {@code removed} accepts (one the provider reads but that
+     * cannot be rewritten) and every symbolic link, {@code directory} itself too, which the provider would follow and
+     * this walk does not (only the link goes, never what it names). A directory deeper than {@code depth} is not
+     * looked into: it fails, as a transcript that cannot be replaced does, since the provider would look into it.
+     *
+     * @throws IOException when a transcript that changed cannot be replaced, a name cannot be removed, or a directory
+     *     lies deeper than {@code depth}
+     */
+    public static void putRight(
+            Path home,
+            String directory,
+            int depth,
+            Predicate<String> file,
+            Predicate<String> removed,
+            Predicate<String> leftWhileHeld,
+            Function<String, Optional<String>> edit)
+            throws IOException {
+        walkTop(home, directory, new Scope(depth, true, file, removed, leftWhileHeld, edit));
+    }
+
+    /** What a walk looks at and does: at {@code depth} alone or ({@code everyDepth}) down to it, and with what. */
+    private record Scope(
+            int depth,
+            boolean everyDepth,
+            Predicate<String> file,
+            Predicate<String> removed,
+            Predicate<String> leftWhileHeld,
+            Function<String, Optional<String>> edit) {
+        Scope deeper() {
+            return new Scope(depth - 1, everyDepth, file, removed, leftWhileHeld, edit);
+        }
+    }
+
+    private static void walkTop(Path home, String directory, Scope scope) throws IOException {
         try (DirectoryStream<Path> top = Files.newDirectoryStream(home)) {
-            if (!(top instanceof SecureDirectoryStream<Path> secure) || !isDirectory(secure, Path.of(directory))) {
+            if (!(top instanceof SecureDirectoryStream<Path> secure)) {
                 return; // without *at system calls nothing is read that could be a link
+            }
+            if (scope.everyDepth()
+                    && attributes(secure, Path.of(directory))
+                            .map(BasicFileAttributes::isSymbolicLink)
+                            .orElse(false)) {
+                remove(secure, Path.of(directory));
+                return;
+            }
+            if (!isDirectory(secure, Path.of(directory))) {
+                return;
             }
             try (SecureDirectoryStream<Path> dir =
                     secure.newDirectoryStream(Path.of(directory), LinkOption.NOFOLLOW_LINKS)) {
-                walk(dir, depth, file, leftWhileHeld, edit, new HeldOpen());
+                walk(dir, scope, new HeldOpen());
             }
         } catch (DirectoryIteratorException e) {
             // gone meanwhile: nothing to put right
@@ -80,34 +133,44 @@ public final class SessionTranscripts {
         }
     }
 
-    private static void walk(
-            SecureDirectoryStream<Path> dir,
-            int depth,
-            Predicate<String> file,
-            Predicate<String> leftWhileHeld,
-            Function<String, Optional<String>> edit,
-            HeldOpen held)
-            throws IOException {
+    private static void walk(SecureDirectoryStream<Path> dir, Scope scope, HeldOpen held) throws IOException {
         List<Path> names = new ArrayList<>();
         dir.forEach(p -> names.add(p.getFileName()));
         for (Path name : names) {
             Optional<BasicFileAttributes> attributes = attributes(dir, name);
-            if (depth > 0 && attributes.map(BasicFileAttributes::isDirectory).orElse(false)) {
+            boolean directory = attributes.map(BasicFileAttributes::isDirectory).orElse(false);
+            if (scope.everyDepth()
+                    && (attributes.map(BasicFileAttributes::isSymbolicLink).orElse(false)
+                            || (!directory && scope.removed().test(name.toString())))) {
+                remove(dir, name);
+            } else if (directory && scope.depth() > 0) {
                 try (SecureDirectoryStream<Path> sub = dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
-                    walk(sub, depth - 1, file, leftWhileHeld, edit, held);
+                    walk(sub, scope.deeper(), held);
                 } catch (NotReplaced e) {
                     throw e;
                 } catch (IOException e) {
                     // swapped for a link or gone meanwhile: nothing of it is read
                 }
-            } else if (depth == 0
+            } else if (directory && scope.everyDepth()) {
+                throw new NotReplaced(new IOException("a directory lies deeper than transcripts are looked for"));
+            } else if ((scope.depth() == 0 || scope.everyDepth())
                     && attributes.map(BasicFileAttributes::isRegularFile).orElse(false)
-                    && file.test(name.toString())) {
-                Optional<Object> heldKey = leftWhileHeld.test(name.toString())
+                    && scope.file().test(name.toString())) {
+                Optional<Object> heldKey = scope.leftWhileHeld().test(name.toString())
                         ? Optional.ofNullable(attributes.get().fileKey())
                         : Optional.empty();
-                rewriteFile(dir, name, heldKey, edit, held);
+                rewriteFile(dir, name, heldKey, scope.edit(), held);
             }
+        }
+    }
+
+    private static void remove(SecureDirectoryStream<Path> dir, Path name) throws NotReplaced {
+        try {
+            dir.deleteFile(name);
+        } catch (NoSuchFileException e) {
+            // gone meanwhile
+        } catch (IOException e) {
+            throw new NotReplaced(e);
         }
     }
 

@@ -2,11 +2,15 @@ package dev.serverfs.provider;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
@@ -41,6 +45,36 @@ class SessionTranscriptsTest {
         assertEquals("x\n", Files.readString(shallow));
         assertEquals("x\n", Files.readString(deep));
         assertEquals("", Files.readString(right));
+    }
+
+    @Test
+    void put_right_rewrites_at_every_depth_down_to_the_one_asked_for_and_removes_links_and_what_it_is_told()
+            throws Exception {
+        Path top = Files.writeString(
+                Files.createDirectories(home.resolve("sessions")).resolve("t.jsonl"), "x\n");
+        Path deep = Files.writeString(
+                Files.createDirectories(home.resolve("sessions/a/b")).resolve("t.jsonl"), "x\n");
+        Path gone = Files.writeString(home.resolve("sessions/a/t.zst"), "x");
+        Path outside = Files.writeString(home.resolve("outside"), "x\n");
+        Path link = Files.createSymbolicLink(home.resolve("sessions/a/b/l.jsonl"), outside);
+        SessionTranscripts.putRight(
+                home,
+                "sessions",
+                2,
+                n -> n.endsWith(".jsonl"),
+                n -> n.endsWith(".zst"),
+                n -> true,
+                l -> Optional.empty());
+        assertEquals("", Files.readString(top));
+        assertEquals("", Files.readString(deep));
+        assertFalse(Files.exists(gone));
+        assertFalse(Files.exists(link, LinkOption.NOFOLLOW_LINKS));
+        assertEquals("x\n", Files.readString(outside), "what the link named is left alone");
+        Files.createDirectories(home.resolve("sessions/a/b/c"));
+        assertThrows(
+                IOException.class,
+                () -> SessionTranscripts.putRight(home, "sessions", 2, n -> true, n -> false, n -> true, Optional::of),
+                "a directory deeper than asked for");
     }
 
     @Test

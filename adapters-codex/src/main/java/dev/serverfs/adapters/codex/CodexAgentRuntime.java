@@ -22,6 +22,7 @@ import dev.serverfs.provider.ProviderProbe;
 import dev.serverfs.provider.ProviderSandbox;
 import dev.serverfs.provider.ProviderTurns;
 import dev.serverfs.provider.StopPolicy;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -148,13 +149,15 @@ public final class CodexAgentRuntime implements AgentRuntime {
     public TurnOutcome runTurn(TurnRequest request, RunContext context) {
         Map<String, String> environment = CodexCommandLine.environment(settings.environment(), settings.codexHome());
         // what a resume would restore from the transcripts of the thread and of any sub-agent, which an earlier task
-        // could rewrite (probes R, S); a new task's resume_agent restores an earlier task's sub-agent too (probe S2)
-        CodexCommandLine.codexHome(environment)
-                .map(home -> sandbox.configurationOf(request.view().root(), home))
-                .ifPresent(home -> CodexRollout.forgetSessionState(
-                        home, request.resumeFrom().flatMap(NativeIds::sessionId)));
+        // could rewrite (probes R, S); a new task's resume_agent restores an earlier task's sub-agent too (probe S2).
+        // Only in the workdir's own copy of CODEX_HOME: an unconfined child uses the operator's own, left as it is.
+        Optional<Path> home = CodexCommandLine.codexHome(environment);
+        Optional<Path> own =
+                home.flatMap(h -> sandbox.ownConfigurationOf(request.view().root(), h));
+        own.ifPresent(
+                h -> CodexRollout.forgetSessionState(h, request.resumeFrom().flatMap(NativeIds::sessionId)));
         ProviderCommand command = new ProviderCommand(
-                CodexCommandLine.argv(settings.bin()),
+                CodexCommandLine.argv(settings.bin(), own.isPresent() ? home : Optional.empty()),
                 request.workingDirectory(),
                 environment,
                 settings.maxMessageBytes());

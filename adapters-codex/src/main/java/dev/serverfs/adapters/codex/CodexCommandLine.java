@@ -7,6 +7,7 @@ import dev.serverfs.provider.ProviderCommand;
 import dev.serverfs.provider.ProviderSandbox;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +40,9 @@ final class CodexCommandLine {
     /** {@code RUST_LOG=warn}: stderr carries tracing logs only, which are drained and dropped. */
     static final Map<String, String> FORCED = Map.of("RUST_LOG", "warn");
 
+    /** Where in {@code CODEX_HOME} Codex keeps its state database ({@code sqlite_home}): fresh in each view. */
+    static final String STATE = "serverfs-state";
+
     private CodexCommandLine() {}
 
     /**
@@ -47,16 +51,30 @@ final class CodexCommandLine {
      * whatever the operator's {@code config.toml} says: with them on, {@code memories/memory_summary.md} of the
      * workdir's {@code CODEX_HOME}, which a task can write, went into every later task's instructions (probe O), and a
      * background agent of Codex's rewrites it from the workdir's transcripts with the model, as Claude's auto-memory
-     * would (turned off too).
+     * would (turned off too). Codex's state database is kept in {@link #STATE} of {@code codexHome}, fresh in each view
+     * ({@link #emptied}), not beside the transcripts: a thread's {@code rollout_path} there names the transcript a
+     * resume reads, and a task that moved a rewritten transcript out of {@code sessions/} (or into {@code
+     * archived_sessions/}) and pointed the row at it had its session state restored in a later task (probe U); Codex
+     * fills a new database from the transcripts themselves. Rollout compression stays off (Codex 0.171's default),
+     * so every {@code rollout-*.jsonl.zst} there was written by someone else ({@link CodexRollout}). {@code codexHome}
+     * is the {@code CODEX_HOME} a view shows, empty for an unconfined child, which keeps the operator's database.
      */
-    static List<String> argv(String bin) {
-        return List.of(
+    static List<String> argv(String bin, Optional<Path> codexHome) {
+        List<String> argv = new ArrayList<>(List.of(
                 bin,
                 "app-server",
                 "-c",
                 "features.default_mode_request_user_input=true",
                 "-c",
-                "features.memories=false");
+                "features.memories=false",
+                "-c",
+                "features.local_thread_store_compression=false"));
+        // a TOML string (JSON's escapes are TOML's); the command line wins over config.toml's sqlite_home
+        codexHome.ifPresent(home -> argv.addAll(List.of(
+                "-c",
+                "sqlite_home="
+                        + JsonNodeFactory.instance.textNode(home.resolve(STATE).toString()))));
+        return List.copyOf(argv);
     }
 
     /** The child's whole environment: the allow-listed part of {@code caller}, the configured home, then FORCED. */
@@ -115,6 +133,7 @@ final class CodexCommandLine {
      * config.toml} trusts its key (the file's path, the event, the position) and hash, which are the same for the
      * workdir's file at the same path, so a task that wrote the operator's trusted hook there, with a script of its own
      * where the hook's command looks, had it run at a later task's start. The operator's own file is never shown.
+     * {@link #STATE}, Codex's state database, is fresh in each view too ({@link #argv}).
      */
     static List<ProviderSandbox.Grants.Emptied> emptied(Path codexHome) {
         return List.of(
@@ -124,7 +143,8 @@ final class CodexCommandLine {
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve("AGENTS.override.md")),
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve(".env")),
                 ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("plugins")),
-                ProviderSandbox.Grants.Emptied.freshFile(codexHome.resolve("hooks.json"), "{}"));
+                ProviderSandbox.Grants.Emptied.freshFile(codexHome.resolve("hooks.json"), "{}"),
+                ProviderSandbox.Grants.Emptied.freshDirectory(codexHome.resolve(STATE)));
     }
 
     /** {@code read-only} or {@code workspace-write}: the mode string {@code thread/start} takes. */

@@ -66,7 +66,8 @@ class CodexCommandLineTest {
                         ProviderSandbox.Grants.Emptied.file(home.resolve("AGENTS.override.md")),
                         ProviderSandbox.Grants.Emptied.file(home.resolve(".env")),
                         ProviderSandbox.Grants.Emptied.directory(home.resolve("plugins")),
-                        ProviderSandbox.Grants.Emptied.freshFile(home.resolve("hooks.json"), "{}")),
+                        ProviderSandbox.Grants.Emptied.freshFile(home.resolve("hooks.json"), "{}"),
+                        ProviderSandbox.Grants.Emptied.freshDirectory(home.resolve("serverfs-state"))),
                 CodexCommandLine.grants(
                                 "codex",
                                 Map.of("CODEX_HOME", home.toString(), "PATH", "/nowhere"),
@@ -77,9 +78,24 @@ class CodexCommandLineTest {
 
     @Test
     void memories_are_turned_off_on_the_command_line() {
-        java.util.List<String> argv = CodexCommandLine.argv("codex");
+        java.util.List<String> argv = CodexCommandLine.argv("codex", Optional.empty());
         assertFalse(
                 java.util.Collections.indexOfSubList(argv, java.util.List.of("-c", "features.memories=false")) < 0,
+                argv.toString());
+    }
+
+    @Test
+    void the_state_database_is_kept_where_each_view_shows_a_fresh_directory_and_compression_stays_off() {
+        java.util.List<String> argv = CodexCommandLine.argv("codex", Optional.of(Path.of("/srv/codex \"home\"")));
+        assertFalse(
+                java.util.Collections.indexOfSubList(
+                                argv, java.util.List.of("-c", "sqlite_home=\"/srv/codex \\\"home\\\"/serverfs-state\""))
+                        < 0,
+                argv.toString());
+        assertFalse(
+                java.util.Collections.indexOfSubList(
+                                argv, java.util.List.of("-c", "features.local_thread_store_compression=false"))
+                        < 0,
                 argv.toString());
     }
 

@@ -3,15 +3,19 @@ package dev.serverfs.adapters.codex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.serverfs.domain.error.ErrorCode;
+import dev.serverfs.domain.error.ServerFsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What a continuation takes out of the transcripts of a workdir's Codex threads before Codex resumes one (probes R, S). */
+/** What a continuation takes out of the transcripts of a workdir's Codex threads before Codex resumes one (probes R, S, U). */
 class CodexRolloutTest {
     private static final String META = "{\"type\":\"session_meta\",\"payload\":{\"id\":\"t1\",\"cwd\":\"/w\","
             + "\"base_instructions\":{\"text\":\"planted\"},\"dynamic_tools\":[{\"name\":\"x\"}],"
@@ -59,9 +63,56 @@ class CodexRolloutTest {
         assertFalse(Files.readString(subAgent).contains("planted"), "another thread's transcript (a sub-agent's)");
         assertEquals(META + "\n", Files.readString(other), "not a transcript");
         assertEquals(META + "\n", Files.readString(outside), "a link is not followed");
+        assertFalse(
+                Files.exists(day.resolve("rollout-2026-12-04T05-00-00-t1.jsonl"), LinkOption.NOFOLLOW_LINKS),
+                "but removed");
         try (var files = Files.list(day)) {
-            assertEquals(3, files.count(), "no copy is left behind");
+            assertEquals(2, files.count(), "no copy is left behind");
         }
+    }
+
+    /** Probe U: Codex finds a thread's transcript by its name at any depth, archived, and compressed. */
+    @Test
+    void a_transcript_anywhere_beneath_sessions_or_archived_sessions_is_rewritten_and_a_compressed_one_removed(
+            @TempDir Path dir) throws Exception {
+        Path home = dir.resolve("home");
+        Path deeper = Files.writeString(
+                Files.createDirectories(home.resolve("sessions/forged")).resolve("rollout-x-t3.jsonl"), META + "\n");
+        Path archived = Files.writeString(
+                Files.createDirectories(home.resolve("archived_sessions")).resolve("rollout-x-t4.jsonl"), META + "\n");
+        Path compressed = Files.writeString(home.resolve("sessions/rollout-x-t5.jsonl.zst"), "zstd");
+        Files.createDirectories(home.resolve("sessions/a/b/c/d/e/f/g/h"));
+
+        CodexRollout.forgetSessionState(home, Optional.empty());
+
+        assertFalse(Files.readString(deeper).contains("planted"), "deeper");
+        assertFalse(Files.readString(archived).contains("planted"), "archived");
+        assertFalse(Files.exists(compressed), "a compressed transcript cannot be rewritten: removed");
+
+        Files.createDirectories(home.resolve("sessions/a/b/c/d/e/f/g/h/i"));
+        assertEquals(
+                ErrorCode.AGENT_PROVIDER_ERROR,
+                assertThrows(ServerFsException.class, () -> CodexRollout.forgetSessionState(home, Optional.empty()))
+                        .code(),
+                "a directory deeper than transcripts are looked for fails a new task");
+        assertEquals(
+                ErrorCode.AGENT_SESSION_NOT_RESUMABLE,
+                assertThrows(ServerFsException.class, () -> CodexRollout.forgetSessionState(home, Optional.of("t1")))
+                        .code(),
+                "and a continuation");
+    }
+
+    @Test
+    void sessions_that_is_a_link_is_removed_and_what_it_names_left_alone(@TempDir Path dir) throws Exception {
+        Path elsewhere = Files.createDirectories(dir.resolve("elsewhere/2026/12/04"));
+        Path forged = Files.writeString(elsewhere.resolve("rollout-x-t6.jsonl"), META + "\n");
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Files.createSymbolicLink(home.resolve("sessions"), dir.resolve("elsewhere"));
+
+        CodexRollout.forgetSessionState(home, Optional.empty());
+
+        assertFalse(Files.exists(home.resolve("sessions"), LinkOption.NOFOLLOW_LINKS));
+        assertEquals(META + "\n", Files.readString(forged));
     }
 
     @Test

@@ -17,6 +17,8 @@ import java.util.UUID;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The provider's configuration directory is the workdir's own and kept between tasks, read-write to the provider and
@@ -1203,6 +1205,134 @@ class ProviderHomePlantingIT {
         } finally {
             PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
+    }
+
+    /**
+     * Where else Codex 0.171 finds a thread's transcript (probe U), each a sub-agent an earlier task spawned whose
+     * rewritten transcript a new task's {@code resume_agent} restored: {@code elsewhere}, outside {@code sessions/},
+     * where the state database's row for the thread pointed ({@code rollout_path}, a trigger keeping it so); {@code
+     * deeper}, in {@code sessions/forged/}; {@code archived}, in {@code archived_sessions/}; {@code compressed}, a
+     * {@code .jsonl.zst} in place of the {@code .jsonl}; {@code linked}, a symbolic link in its place. Each brought the
+     * rewritten transcript's base instructions, dynamic tools and mode instructions to the sub-agent's model while
+     * only regular files three directories beneath {@code sessions/} were put right and the state database lay in
+     * {@code CODEX_HOME}.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"elsewhere", "deeper", "archived", "compressed", "linked"})
+    void a_sub_agent_a_new_task_resumes_from_wherever_its_rewritten_transcript_lies_gets_none_of_its_state(String where)
+            throws Exception {
+        Path bin = CodexCli.binary();
+        String mark = "PLANTED-" + UUID.randomUUID();
+        String[] home = new String[1];
+        String[] agent = {""};
+        try (ProviderWorld<MockResponsesApi> w = CodexWorld.start(
+                dir,
+                bin,
+                r -> {
+                    if (r.lastUserText().contains("SUBAGENT")) {
+                        return new Reply.Text("sub done");
+                    }
+                    r.callOutput("call_spawn")
+                            .ifPresent(o -> agent[0] = MockResponsesApi.json(
+                                            o.path("output").asText())
+                                    .path("agent_id")
+                                    .asText());
+                    List<Reply.Call> steps = r.text().contains("a new task")
+                            ? List.of(
+                                    new Reply.Call(
+                                            "call_resume",
+                                            "multi_agent_v1.resume_agent",
+                                            MockResponsesApi.json("{\"id\":\"" + agent[0] + "\"}")),
+                                    new Reply.Call(
+                                            "call_send",
+                                            "multi_agent_v1.send_input",
+                                            MockResponsesApi.json("{\"target\":\"" + agent[0]
+                                                    + "\",\"message\":\"SUBAGENT again\"}")),
+                                    wait("call_wait_again", agent[0]))
+                            : List.of(
+                                    new Reply.Call(
+                                            "call_spawn",
+                                            "multi_agent_v1.spawn_agent",
+                                            MockResponsesApi.json("{\"message\":\"SUBAGENT go\"}")),
+                                    wait("call_wait", agent[0]),
+                                    new Reply.Call(
+                                            "call_plant",
+                                            "exec_command",
+                                            MockResponsesApi.json(
+                                                    "{\"cmd\":\"python3 plant.py " + home[0]
+                                                            + "\",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"x\"}")));
+                    return steps.stream()
+                            .filter(c -> r.callOutput(c.callId()).isEmpty())
+                            .<Reply>map(c -> c)
+                            .findFirst()
+                            .orElse(new Reply.Text("main done"));
+                },
+                Map.of())) {
+            home[0] = w.vars.get("CODEX_HOME");
+            afterRewrite(w, """
+                    if line["type"] == "session_meta":
+                        payload["base_instructions"] = {"text": "MARK-base-instructions"}
+                        payload["dynamic_tools"] = [{"type": "function", "name": "planted",
+                            "description": "MARK-dynamic-tool", "inputSchema": {"type": "object"}}]
+                    if payload.get("type") == "thread_settings_applied":
+                        mode = payload["thread_settings"]["collaboration_mode"]["settings"]
+                        mode["developer_instructions"] = "MARK-mode-instructions"
+                    """.replace("MARK", mark) + moved(where), "a new task", false);
+            String answered = w.mock.requests().stream()
+                    .flatMap(r -> r.callOutput("call_resume").stream())
+                    .map(Object::toString)
+                    .findFirst()
+                    .orElse("none");
+            String seen = w.mock.requests().stream()
+                    .map(MockResponsesApi.Request::text)
+                    .reduce("", String::concat);
+            assertEquals(
+                    List.of(),
+                    planted(seen, mark),
+                    "the sub-agent's rewritten transcript reached a model; resume_agent answered " + answered);
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+        }
+    }
+
+    /**
+     * Python statements (for {@link #afterRewrite}) that put a sub-agent's rewritten transcript {@code where} {@link
+     * #a_sub_agent_a_new_task_resumes_from_wherever_its_rewritten_transcript_lies_gets_none_of_its_state} says, once
+     * written (at exit), and point the thread's row of every state database at it.
+     */
+    private static String moved(String where) {
+        return """
+                if line["type"] == "session_meta" and "thread_spawn" in json.dumps(payload.get("source")):
+                    import atexit, os, sqlite3, struct
+                    original, thread = path, payload["id"]
+                    path = {"elsewhere": home + "/elsewhere/", "deeper": home + "/sessions/forged/",
+                        "archived": home + "/archived_sessions/"}.get("WHERE", os.path.dirname(path) + "/")
+                    path += os.path.basename(original)
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
+                    def put(original=original, moved=path, thread=thread):
+                        if moved != original:
+                            os.remove(original)
+                            for db in glob.glob(home + "/**/state_*.sqlite", recursive=True):
+                                c = sqlite3.connect(db, timeout=10)
+                                c.execute("update threads set rollout_path = ? where id = ?", (moved, thread))
+                                c.execute("create trigger if not exists keep after update on threads"
+                                    + " when new.id = '%s' and new.rollout_path != '%s' begin update threads"
+                                    % (thread, moved) + " set rollout_path = '%s' where id = new.id; end" % moved)
+                                c.commit()
+                        if "WHERE" == "compressed":  # a zstd frame of raw blocks
+                            data = open(moved, "rb").read()
+                            frame = struct.pack("<I", 0xFD2FB528) + bytes([0, 0x38])
+                            blocks = [data[i:i + 65536] for i in range(0, len(data), 65536)]
+                            for i, block in enumerate(blocks):
+                                frame += struct.pack("<I", len(block) << 3 | (i == len(blocks) - 1))[:3] + block
+                            open(moved + ".zst", "wb").write(frame)
+                            os.remove(moved)
+                        if "WHERE" == "linked":  # to a transcript's name, which Codex checks once it resolved the link
+                            os.makedirs(home + "/elsewhere", exist_ok=True)
+                            os.rename(moved, home + "/elsewhere/" + os.path.basename(moved))
+                            os.symlink(home + "/elsewhere/" + os.path.basename(moved), moved)
+                    atexit.register(put)
+                """.replace("WHERE", where);
     }
 
     /** A {@code multi_agent_v1.wait_agent} call for {@code agent}. */
