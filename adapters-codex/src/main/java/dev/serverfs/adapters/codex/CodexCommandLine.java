@@ -129,6 +129,12 @@ final class CodexCommandLine {
      * plugins/cache/<marketplace>/<name>/<version>/}): planted under an enabled name, a plugin's MCP server started at a
      * later task's start, outside Codex's sandbox and without asking, and its skills reached the model (probe O). The
      * operator's own plugins are never in the workdir's directory, and the view has no network to install them.
+     * {@code models_cache.json} is Codex's cache of the provider's model list, whose entry for the task's model gives
+     * its instructions (they replace Codex's own), tools and reasoning: Codex uses a cache that is fresh by its {@code
+     * fetched_at} (a future one too) and names the provider's {@code identity}, a digest of what {@code config.toml}
+     * says when the provider needs no credentials, and it never fetches the list for such a provider, so a planted
+     * cache became a later task's instructions (probe W). Empty, it is no cache: Codex fetches the list where it
+     * fetches one (each child, unable to keep it) and otherwise uses its own.
      * {@code hooks.json} is fresh in each view ({@code {}}, no hooks): a hook runs once the operator's {@code
      * config.toml} trusts its key (the file's path, the event, the position) and hash, which are the same for the
      * workdir's file at the same path, so a task that wrote the operator's trusted hook there, with a script of its own
@@ -143,6 +149,7 @@ final class CodexCommandLine {
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve("AGENTS.override.md")),
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve(".env")),
                 ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("plugins")),
+                ProviderSandbox.Grants.Emptied.file(codexHome.resolve("models_cache.json")),
                 ProviderSandbox.Grants.Emptied.freshFile(codexHome.resolve("hooks.json"), "{}"),
                 ProviderSandbox.Grants.Emptied.freshDirectory(codexHome.resolve(STATE)));
     }
