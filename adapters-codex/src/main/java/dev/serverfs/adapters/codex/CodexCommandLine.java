@@ -135,6 +135,12 @@ final class CodexCommandLine {
      * says when the provider needs no credentials, and it never fetches the list for such a provider, so a planted
      * cache became a later task's instructions (probe W). Empty, it is no cache: Codex fetches the list where it
      * fetches one (each child, unable to keep it) and otherwise uses its own.
+     * {@code cloud-config-bundle-cache.json} is Codex's cache of an organisation's cloud-managed configuration (a
+     * business, enterprise or edu ChatGPT login's), read at start before any fetch and applied above {@code
+     * config.toml}: its signature is an HMAC with a key every Codex binary carries, over the login's user and account
+     * (which any task can read) and an expiry the writer chooses, so a planted one started an MCP server without asking
+     * and gave developer instructions (probe W). Empty, it is no cache: Codex fetches the configuration at each start,
+     * as it does the first time, and fails the task where it cannot.
      * {@code hooks.json} is fresh in each view ({@code {}}, no hooks): a hook runs once the operator's {@code
      * config.toml} trusts its key (the file's path, the event, the position) and hash, which are the same for the
      * workdir's file at the same path, so a task that wrote the operator's trusted hook there, with a script of its own
@@ -150,6 +156,7 @@ final class CodexCommandLine {
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve(".env")),
                 ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("plugins")),
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve("models_cache.json")),
+                ProviderSandbox.Grants.Emptied.file(codexHome.resolve("cloud-config-bundle-cache.json")),
                 ProviderSandbox.Grants.Emptied.freshFile(codexHome.resolve("hooks.json"), "{}"),
                 ProviderSandbox.Grants.Emptied.freshDirectory(codexHome.resolve(STATE)));
     }

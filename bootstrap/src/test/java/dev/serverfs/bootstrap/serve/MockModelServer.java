@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * POSTed to one path and lets a {@link Handler} answer it, either with a status and a JSON error or as an SSE
  * stream ({@code event:} and {@code data:} lines). A stream may be held open ({@link Exchange#heldSse}, {@link
  * Sse#hold}), writing a keep-alive every 200 ms so a client that goes away is noticed, until its client closes it or
- * the server stops. Other requests are answered 404.
+ * the server stops. A {@code GET} of a path given to {@link #serve} is answered with its JSON; other requests 404.
  */
 final class MockModelServer implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -39,6 +41,7 @@ final class MockModelServer implements AutoCloseable {
     private final Handler handler;
     private final ExecutorService executor;
     private final List<JsonNode> bodies = new ArrayList<>();
+    private final Map<String, String> served = new ConcurrentHashMap<>();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final CountDownLatch holdEnded = new CountDownLatch(1);
 
@@ -59,6 +62,11 @@ final class MockModelServer implements AutoCloseable {
     /** {@code http://127.0.0.1:<port>}. */
     String origin() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** Answers every {@code GET} of {@code path} (its query ignored) with {@code json}, status 200. */
+    void serve(String path, String json) {
+        served.put(path, json);
     }
 
     List<JsonNode> bodies() {
@@ -93,6 +101,11 @@ final class MockModelServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
+            String json = served.get(exchange.getRequestURI().getPath());
+            if (exchange.getRequestMethod().equals("GET") && json != null) {
+                new Exchange(exchange).status(200, json);
+                return;
+            }
             if (!exchange.getRequestMethod().equals("POST")
                     || !exchange.getRequestURI().getPath().equals(path)) {
                 exchange.sendResponseHeaders(404, -1);

@@ -93,6 +93,16 @@ final class MockResponsesApi implements ProviderWorld.MockModel {
         return server.origin() + "/v1";
     }
 
+    /** Answers every {@code GET} of {@code path} with {@code json} ({@link MockModelServer#serve}). */
+    void serve(String path, String json) {
+        server.serve(path, json);
+    }
+
+    /** {@code http://127.0.0.1:<port>}. */
+    String origin() {
+        return server.origin();
+    }
+
     List<Request> requests() {
         return server.bodies().stream().map(Request::new).toList();
     }
