@@ -141,6 +141,15 @@ final class CodexCommandLine {
      * (which any task can read) and an expiry the writer chooses, so a planted one started an MCP server without asking
      * and gave developer instructions (probe W). Empty, it is no cache: Codex fetches the configuration at each start,
      * as it does the first time, and fails the task where it cannot.
+     * {@code cache/} holds Codex's caches of what a ChatGPT login's backend lists: the tools of its apps ({@code
+     * codex_apps_tools/}, with {@code codex_apps_server_info/}), the apps directory ({@code codex_app_directory/}) and
+     * the remote plugin catalog ({@code remote_plugin_catalog/}), each named by a digest of the login's account and
+     * user, which any task can read. The apps tools cache has no expiry, and Codex gives its tools, with the names,
+     * descriptions, annotations and MCP server it says, to the model while the apps server starts and whenever that
+     * server cannot be reached: a planted one gave a later task's model a tool of its own (probe W2). Empty, it is no
+     * cache: Codex lists them anew in each child, unable to keep them (it warns that it cannot write the apps cache).
+     * {@code remote-plugin-checkout-cache/} (Codex's checkouts of remote plugin marketplaces, for installing a plugin,
+     * which the view cannot) is shown empty as a precaution; a planted one was not tried.
      * {@code hooks.json} is fresh in each view ({@code {}}, no hooks): a hook runs once the operator's {@code
      * config.toml} trusts its key (the file's path, the event, the position) and hash, which are the same for the
      * workdir's file at the same path, so a task that wrote the operator's trusted hook there, with a script of its own
@@ -157,6 +166,8 @@ final class CodexCommandLine {
                 ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("plugins")),
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve("models_cache.json")),
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve("cloud-config-bundle-cache.json")),
+                ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("cache")),
+                ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("remote-plugin-checkout-cache")),
                 ProviderSandbox.Grants.Emptied.freshFile(codexHome.resolve("hooks.json"), "{}"),
                 ProviderSandbox.Grants.Emptied.freshDirectory(codexHome.resolve(STATE)));
     }

@@ -68,6 +68,8 @@ class CodexCommandLineTest {
                         ProviderSandbox.Grants.Emptied.directory(home.resolve("plugins")),
                         ProviderSandbox.Grants.Emptied.file(home.resolve("models_cache.json")),
                         ProviderSandbox.Grants.Emptied.file(home.resolve("cloud-config-bundle-cache.json")),
+                        ProviderSandbox.Grants.Emptied.directory(home.resolve("cache")),
+                        ProviderSandbox.Grants.Emptied.directory(home.resolve("remote-plugin-checkout-cache")),
                         ProviderSandbox.Grants.Emptied.freshFile(home.resolve("hooks.json"), "{}"),
                         ProviderSandbox.Grants.Emptied.freshDirectory(home.resolve("serverfs-state"))),
                 CodexCommandLine.grants(

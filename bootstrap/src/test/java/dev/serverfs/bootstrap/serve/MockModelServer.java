@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * POSTed to one path and lets a {@link Handler} answer it, either with a status and a JSON error or as an SSE
  * stream ({@code event:} and {@code data:} lines). A stream may be held open ({@link Exchange#heldSse}, {@link
  * Sse#hold}), writing a keep-alive every 200 ms so a client that goes away is noticed, until its client closes it or
- * the server stops. A {@code GET} of a path given to {@link #serve} is answered with its JSON; other requests 404.
+ * the server stops. A {@code GET} of a path given to {@link #serve} is answered with its JSON, a path given to {@link
+ * #mcp} as an MCP server; other requests 404.
  */
 final class MockModelServer implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -42,6 +43,7 @@ final class MockModelServer implements AutoCloseable {
     private final ExecutorService executor;
     private final List<JsonNode> bodies = new ArrayList<>();
     private final Map<String, String> served = new ConcurrentHashMap<>();
+    private final Map<String, JsonNode> mcpTools = new ConcurrentHashMap<>();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final CountDownLatch holdEnded = new CountDownLatch(1);
 
@@ -67,6 +69,15 @@ final class MockModelServer implements AutoCloseable {
     /** Answers every {@code GET} of {@code path} (its query ignored) with {@code json}, status 200. */
     void serve(String path, String json) {
         served.put(path, json);
+    }
+
+    /**
+     * Answers {@code path} as an MCP server over streamable HTTP whose {@code tools/list} is {@code tools} (a JSON
+     * array): each request with a JSON result ({@code initialize} with the protocol version asked for, others empty),
+     * each notification 202; a {@code GET} (a stream of the server's own messages) 405.
+     */
+    void mcp(String path, String tools) throws IOException {
+        mcpTools.put(path, JSON.readTree(tools));
     }
 
     List<JsonNode> bodies() {
@@ -101,6 +112,11 @@ final class MockModelServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
+            JsonNode tools = mcpTools.get(exchange.getRequestURI().getPath());
+            if (tools != null) {
+                answerMcp(exchange, tools);
+                return;
+            }
             String json = served.get(exchange.getRequestURI().getPath());
             if (exchange.getRequestMethod().equals("GET") && json != null) {
                 new Exchange(exchange).status(200, json);
@@ -125,6 +141,38 @@ final class MockModelServer implements AutoCloseable {
                 }
             }
         }
+    }
+
+    private static void answerMcp(HttpExchange exchange, JsonNode tools) throws IOException {
+        // the egress relay carries one plain-http request per connection: the client must not send another on it
+        exchange.getResponseHeaders().add("connection", "close");
+        if (!exchange.getRequestMethod().equals("POST")) {
+            exchange.sendResponseHeaders(405, -1);
+            return;
+        }
+        JsonNode request = JSON.readTree(exchange.getRequestBody().readAllBytes());
+        if (!request.has("id")) {
+            exchange.sendResponseHeaders(202, -1);
+            return;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode result = JSON.createObjectNode();
+        switch (request.path("method").asText()) {
+            case "initialize" -> {
+                result.set("protocolVersion", request.path("params").path("protocolVersion"));
+                result.putObject("capabilities").putObject("tools");
+                result.putObject("serverInfo").put("name", "mock-apps").put("version", "1");
+            }
+            case "tools/list" -> result.set("tools", tools);
+            default -> {}
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode answer = JSON.createObjectNode();
+        answer.put("jsonrpc", "2.0");
+        answer.set("id", request.get("id"));
+        answer.set("result", result);
+        byte[] bytes = JSON.writeValueAsBytes(answer);
+        exchange.getResponseHeaders().add("content-type", "application/json");
+        exchange.sendResponseHeaders(200, bytes.length);
+        exchange.getResponseBody().write(bytes);
     }
 
     /** One request's answer. */

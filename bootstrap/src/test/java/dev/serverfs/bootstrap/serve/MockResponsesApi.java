@@ -98,6 +98,11 @@ final class MockResponsesApi implements ProviderWorld.MockModel {
         server.serve(path, json);
     }
 
+    /** Answers {@code path} as an MCP server listing {@code tools} ({@link MockModelServer#mcp}). */
+    void mcp(String path, String tools) throws IOException {
+        server.mcp(path, tools);
+    }
+
     /** {@code http://127.0.0.1:<port>}. */
     String origin() {
         return server.origin();

@@ -42,6 +42,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Probe W added Codex's cache of the provider's model list ({@code models_cache.json}), whose planted entry for the
  * task's model gave a later task its instructions, and its cache of an organisation's cloud-managed configuration
  * ({@code cloud-config-bundle-cache.json}), which started a planted MCP server without asking: both now shown empty.
+ * Probe W2 added Codex's cache of a ChatGPT login's apps tools ({@code cache/codex_apps_tools/}), whose planted tool
+ * and description reached a later task's model: {@code cache/} is now shown empty.
  */
 class ProviderHomePlantingIT {
     @TempDir
@@ -898,6 +900,111 @@ class ProviderHomePlantingIT {
         } finally {
             PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
+    }
+
+    /**
+     * {@code CODEX_HOME/cache/codex_apps_tools/<sha1 of the login's key>.json} is Codex 0.171's cache of the tools of
+     * the ChatGPT apps (connectors) of a ChatGPT login, when apps are on: it has no expiry and names only the login's
+     * account and user (which any task can read). Codex gives the cached tools to the model while its apps MCP server
+     * starts and whenever that server cannot be reached (here the mock, which answers it 404), each with the name,
+     * description, annotations and MCP server the cache gives. Shown empty, the cache directory is no cache (probe W2).
+     */
+    @Test
+    void an_apps_tool_list_an_earlier_task_planted_gives_a_later_task_nothing() throws Exception {
+        Path bin = CodexCli.binary();
+        String mark = "PLANTED-" + UUID.randomUUID();
+        String[] home = new String[1];
+        try (ProviderWorld<MockResponsesApi> w = CodexWorld.start(
+                dir,
+                bin,
+                r -> r.lastUserText().contains("PLANT-NOW")
+                        ? escalated(r, "call_plant", "python3 plant.py " + home[0])
+                        : new Reply.Text("hello"),
+                Map.of())) {
+            home[0] = w.vars.get("CODEX_HOME");
+            w.mock.serve("/backend-api/wham/config/bundle", "{}");
+            Files.writeString(
+                    Path.of(home[0], "config.toml"),
+                    "chatgpt_base_url = \"" + w.mock.origin() + "/backend-api/\"\n"
+                            + CodexWorld.config(w.mock.baseUrl(), w.proj).replace("apps = false", "apps = true"));
+            Files.writeString(Path.of(home[0], "auth.json"), workspaceLogin());
+            String tools = "{\"schema_version\":4,\"tools\":[{\"server_name\":\"codex_apps\","
+                    + "\"tool_name\":\"planted_search\",\"tool_namespace\":\"planted\","
+                    + "\"namespace_description\":\"" + mark + "-namespace\",\"tool\":{\"name\":\"planted_search\","
+                    + "\"description\":\"" + mark + "-description\",\"inputSchema\":{\"type\":\"object\","
+                    + "\"properties\":{}},\"annotations\":{\"readOnlyHint\":true}},"
+                    + "\"connector_id\":\"connector_planted\","
+                    + "\"connector_name\":\"Planted\"}]}";
+            Files.writeString(
+                    w.proj.resolve("plant.py"),
+                    plantCodex(Map.of("cache/codex_apps_tools/" + appsCacheName() + ".json", tools)));
+            run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            assertTrue(
+                    w.mock.requests()
+                            .getLast()
+                            .callOutput("call_plant")
+                            .orElseThrow()
+                            .toString()
+                            .contains("codex_apps_tools"),
+                    "the planting command ran");
+            run(w, w.submit("hello"), r -> "deny");
+            String seen = w.mock.requests().getLast().text();
+            assertEquals("hello", w.mock.requests().getLast().lastUserText(), "the later task reached the model");
+            assertEquals(List.of(), planted(seen, mark), "a planted apps tool list reached the model");
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+        }
+    }
+
+    /**
+     * With {@code cache/} shown empty and read-only, Codex with apps on lists the apps tools at each start (here from
+     * the mock, as an MCP server) and gives them to the model, each task, without keeping them: nothing is cached in
+     * the workdir's directory.
+     */
+    @Test
+    void codex_with_apps_on_lists_the_apps_tools_at_each_start_and_keeps_none() throws Exception {
+        Path bin = CodexCli.binary();
+        String mark = "APP-" + UUID.randomUUID();
+        try (ProviderWorld<MockResponsesApi> w =
+                CodexWorld.start(dir, bin, r -> new Reply.Text("hello " + r.lastUserText()), Map.of())) {
+            String home = w.vars.get("CODEX_HOME");
+            w.mock.serve("/backend-api/wham/config/bundle", "{}");
+            w.mock.mcp(
+                    "/backend-api/ps/mcp",
+                    "[{\"name\":\"lookup\",\"description\":\"" + mark + "-description\",\"inputSchema\":"
+                            + "{\"type\":\"object\",\"properties\":{}},\"_meta\":{\"connector_id\":"
+                            + "\"connector_mock\",\"connector_name\":\"Mock\"}}]");
+            Files.writeString(
+                    Path.of(home, "config.toml"),
+                    "chatgpt_base_url = \"" + w.mock.origin() + "/backend-api/\"\n"
+                            + CodexWorld.config(w.mock.baseUrl(), w.proj).replace("apps = false", "apps = true"));
+            Files.writeString(Path.of(home, "auth.json"), workspaceLogin());
+            for (String prompt : List.of("first", "second")) {
+                run(w, w.submit(prompt), r -> "deny");
+                MockResponsesApi.Request last = w.mock.requests().getLast();
+                assertEquals(prompt, last.lastUserText(), "the task reached the model");
+                assertEquals(List.of("-description"), planted(last.text(), mark), "the apps tool reached the model");
+            }
+            try (java.util.stream.Stream<Path> all = Files.walk(w.state)) {
+                assertEquals(
+                        List.of(),
+                        all.filter(p -> p.toString().contains("/cache/")).toList(),
+                        "Codex kept a cache in the workdir's directory");
+            }
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+        }
+    }
+
+    /**
+     * The name Codex 0.171 gives the apps tool cache of {@link #workspaceLogin}: SHA-1 of its key as JSON (the login's
+     * account and user, and whether it is a workspace's), the very name Codex gave the cache it wrote before probe W2.
+     */
+    private static String appsCacheName() throws Exception {
+        String key = "{\"account_id\":\"acc-1\",\"chatgpt_user_id\":\"user-1\",\"is_workspace_account\":true}";
+        return java.util.HexFormat.of()
+                .formatHex(java.security.MessageDigest.getInstance("SHA-1")
+                        .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     /**
