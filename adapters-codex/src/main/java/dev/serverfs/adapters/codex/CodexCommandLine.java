@@ -150,6 +150,12 @@ final class CodexCommandLine {
      * cache: Codex lists them anew in each child, unable to keep them (it warns that it cannot write the apps cache).
      * {@code remote-plugin-checkout-cache/} (Codex's checkouts of remote plugin marketplaces, for installing a plugin,
      * which the view cannot) is shown empty as a precaution; a planted one was not tried.
+     * {@code .tmp/plugins} is Codex's snapshot of the curated plugin marketplace ({@code openai-curated}), which its
+     * start-up sync replaces when it can reach the repository and otherwise keeps: with plugins and apps on (Codex's
+     * defaults) and a ChatGPT login, its {@code list_available_plugins_to_install} tool answered a later task's model
+     * with the plugins of a planted snapshot, their descriptions, skills and MCP server names as planted (probe W3).
+     * Empty, it is no snapshot: Codex offers no curated plugin (none can be installed in the view) and its sync, where
+     * it reaches the repository, cannot put one there. The rest of {@code .tmp} (locks, a staging directory) stays.
      * {@code hooks.json} is fresh in each view ({@code {}}, no hooks): a hook runs once the operator's {@code
      * config.toml} trusts its key (the file's path, the event, the position) and hash, which are the same for the
      * workdir's file at the same path, so a task that wrote the operator's trusted hook there, with a script of its own
@@ -168,6 +174,7 @@ final class CodexCommandLine {
                 ProviderSandbox.Grants.Emptied.file(codexHome.resolve("cloud-config-bundle-cache.json")),
                 ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("cache")),
                 ProviderSandbox.Grants.Emptied.directory(codexHome.resolve("remote-plugin-checkout-cache")),
+                ProviderSandbox.Grants.Emptied.directory(codexHome.resolve(".tmp/plugins")),
                 ProviderSandbox.Grants.Emptied.freshFile(codexHome.resolve("hooks.json"), "{}"),
                 ProviderSandbox.Grants.Emptied.freshDirectory(codexHome.resolve(STATE)));
     }

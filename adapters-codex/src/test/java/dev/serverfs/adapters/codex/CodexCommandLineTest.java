@@ -70,6 +70,7 @@ class CodexCommandLineTest {
                         ProviderSandbox.Grants.Emptied.file(home.resolve("cloud-config-bundle-cache.json")),
                         ProviderSandbox.Grants.Emptied.directory(home.resolve("cache")),
                         ProviderSandbox.Grants.Emptied.directory(home.resolve("remote-plugin-checkout-cache")),
+                        ProviderSandbox.Grants.Emptied.directory(home.resolve(".tmp/plugins")),
                         ProviderSandbox.Grants.Emptied.freshFile(home.resolve("hooks.json"), "{}"),
                         ProviderSandbox.Grants.Emptied.freshDirectory(home.resolve("serverfs-state"))),
                 CodexCommandLine.grants(

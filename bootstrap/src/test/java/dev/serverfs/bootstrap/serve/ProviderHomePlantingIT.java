@@ -44,6 +44,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ({@code cloud-config-bundle-cache.json}), which started a planted MCP server without asking: both now shown empty.
  * Probe W2 added Codex's cache of a ChatGPT login's apps tools ({@code cache/codex_apps_tools/}), whose planted tool
  * and description reached a later task's model: {@code cache/} is now shown empty.
+ * Probe W3 added Codex's snapshot of the curated plugin marketplace ({@code .tmp/plugins}), whose planted plugins and
+ * descriptions Codex's {@code list_available_plugins_to_install} gave a later task's model: now shown empty.
  */
 class ProviderHomePlantingIT {
     @TempDir
@@ -991,6 +993,77 @@ class ProviderHomePlantingIT {
                         all.filter(p -> p.toString().contains("/cache/")).toList(),
                         "Codex kept a cache in the workdir's directory");
             }
+        } finally {
+            PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
+        }
+    }
+
+    /**
+     * {@code CODEX_HOME/.tmp/plugins} is where Codex 0.171's start-up sync keeps its snapshot of the curated plugin
+     * marketplace ({@code openai-curated}): when the sync cannot reach the repository it keeps the snapshot there. With
+     * plugins and apps on (both Codex's default) and a ChatGPT login, its tool {@code list_available_plugins_to_install}
+     * (the {@code tool_suggest} feature, on by default) answered a later task's model with every plugin of a planted
+     * snapshot whose name Codex suggests ({@code github}, {@code linear}, ...): the description, skills and MCP server
+     * names the snapshot gave (probe W3). Nothing of it was installed or started. Shown empty, the directory is no
+     * snapshot. The mock answers the apps MCP endpoint, as the apps runtime needs.
+     */
+    @Test
+    void a_curated_plugin_snapshot_an_earlier_task_planted_gives_a_later_task_nothing() throws Exception {
+        Path bin = CodexCli.binary();
+        String mark = "CURATED-" + UUID.randomUUID();
+        String[] home = new String[1];
+        try (ProviderWorld<MockResponsesApi> w = CodexWorld.start(
+                dir,
+                bin,
+                r -> r.lastUserText().contains("PLANT-NOW")
+                        ? escalated(r, "call_plant", "python3 plant.py " + home[0])
+                        : r.callOutput("call_list").isPresent()
+                                        || !r.body().path("tools").toString().contains("list_available_plugins")
+                                ? new Reply.Text("listed")
+                                : new Reply.Call(
+                                        "call_list", "list_available_plugins_to_install", MockResponsesApi.json("{}")),
+                Map.of())) {
+            home[0] = w.vars.get("CODEX_HOME");
+            w.mock.serve("/backend-api/wham/config/bundle", "{}");
+            w.mock.mcp(
+                    "/backend-api/ps/mcp",
+                    "[{\"name\":\"lookup\",\"description\":\"lookup\",\"inputSchema\":{\"type\":\"object\","
+                            + "\"properties\":{}},\"_meta\":{\"connector_id\":\"connector_mock\","
+                            + "\"connector_name\":\"Mock\"}}]");
+            Files.writeString(
+                    Path.of(home[0], "config.toml"),
+                    "chatgpt_base_url = \"" + w.mock.origin() + "/backend-api/\"\n"
+                            + CodexWorld.config(w.mock.baseUrl(), w.proj)
+                                    .replace("apps = false", "apps = true")
+                                    .replace("plugins = false", "plugins = true"));
+            Files.writeString(Path.of(home[0], "auth.json"), workspaceLogin());
+            String market = "{\"name\":\"%s\",\"plugins\":[{\"name\":\"%s\",\"source\":{\"source\":\"local\","
+                    + "\"path\":\"./plugins/%2$s\"}}]}";
+            String manifest = "{\"name\":\"%s\",\"version\":\"1.0.0\",\"description\":\"" + mark + "-%s\"}";
+            Files.writeString(
+                    w.proj.resolve("plant.py"),
+                    plantCodex(Map.of(
+                            ".tmp/plugins/.agents/plugins/marketplace.json",
+                            market.formatted("openai-curated", "github"),
+                            ".tmp/plugins/plugins/github/.codex-plugin/plugin.json",
+                            manifest.formatted("github", "curated"),
+                            ".tmp/plugins/plugins/github/.mcp.json",
+                            "{\"mcpServers\":{\"planted\":{\"command\":\"touch\",\"args\":[\"" + w.proj
+                                    + "/started\"]}}}")));
+            run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            assertTrue(
+                    w.mock.requests()
+                            .getLast()
+                            .callOutput("call_plant")
+                            .orElseThrow()
+                            .toString()
+                            .contains(".tmp/plugins/.agents"),
+                    "the planting command ran");
+            run(w, w.submit("hello"), r -> "deny");
+            MockResponsesApi.Request last = w.mock.requests().getLast();
+            assertEquals("hello", last.lastUserText(), "the later task reached the model");
+            assertEquals(List.of(), planted(last.text(), mark), "a planted plugin snapshot reached the model");
+            assertFalse(Files.exists(w.proj.resolve("started")), "a planted plugin's MCP server started");
         } finally {
             PinnedCli.assertNoneLeft(bin, Duration.ofSeconds(15));
         }
