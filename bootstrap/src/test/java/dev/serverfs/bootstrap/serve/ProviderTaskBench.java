@@ -45,33 +45,11 @@ final class ProviderTaskBench {
             for (int i = -2; i < tasks; i++) {
                 AtomicLong peakKb = new AtomicLong();
                 Thread sampler = Thread.ofPlatform().daemon().start(() -> samplePeak(leases, peakKb));
-                long t0 = System.nanoTime();
-                String id = AgentServeIT.created(
-                        mcp.call("submit_agent_task", AgentServeIT.submit("proj", runtime, "Say hello " + i)));
-                long first = 0;
-                while (true) {
-                    if (first == 0 && probe.eventTypes(id).contains("turn.started")) {
-                        first = System.nanoTime();
-                    }
-                    JsonNode task = probe.task(id);
-                    String status = task.get("status").asText();
-                    if (status.equals("succeeded")) {
-                        long done = System.nanoTime();
-                        if (first == 0) {
-                            first = done;
-                        }
-                        if (i >= 0) {
-                            firstEvent.add(first - t0);
-                            succeeded.add(done - t0);
-                        }
-                        break;
-                    }
-                    if (!status.equals("queued") && !status.equals("starting") && !status.equals("running")) {
-                        throw new AssertionError("task ended " + task);
-                    }
-                    LockSupport.parkNanos(5_000_000);
+                long[] times = one(mcp, probe, runtime, "Say hello " + i);
+                if (i >= 0) {
+                    firstEvent.add(times[0]);
+                    succeeded.add(times[1]);
                 }
-                probe.awaitLeaseReleased(1);
                 sampler.interrupt();
                 sampler.join();
                 if (i >= 0 && peakKb.get() > 0) {
@@ -87,6 +65,32 @@ final class ProviderTaskBench {
                     median(succeeded) / 1_000_000,
                     median(rss) / 1024,
                     rss.size());
+        }
+    }
+
+    /**
+     * One task of {@code runtime} through {@code mcp}: nanoseconds from submit to the first provider event ({@code
+     * turn.started}) and to {@code succeeded}; returns once the workdir's writer lease is free again.
+     */
+    static long[] one(McpTestClient mcp, AgentProbe probe, String runtime, String prompt) throws Exception {
+        long t0 = System.nanoTime();
+        String id = AgentServeIT.created(mcp.call("submit_agent_task", AgentServeIT.submit("proj", runtime, prompt)));
+        long first = 0;
+        while (true) {
+            if (first == 0 && probe.eventTypes(id).contains("turn.started")) {
+                first = System.nanoTime();
+            }
+            JsonNode task = probe.task(id);
+            String status = task.get("status").asText();
+            if (status.equals("succeeded")) {
+                long done = System.nanoTime();
+                probe.awaitLeaseReleased(1);
+                return new long[] {(first == 0 ? done : first) - t0, done - t0};
+            }
+            if (!status.equals("queued") && !status.equals("starting") && !status.equals("running")) {
+                throw new AssertionError("task ended " + task);
+            }
+            LockSupport.parkNanos(5_000_000);
         }
     }
 
@@ -123,7 +127,7 @@ final class ProviderTaskBench {
         return 0;
     }
 
-    private static long median(List<Long> values) {
+    static long median(List<Long> values) {
         if (values.isEmpty()) {
             return 0;
         }

@@ -42,11 +42,17 @@ final class ServeProcess implements AutoCloseable {
 
     /** Another sub-command of the same artifact (e.g. {@code bridge}), with the same controlled environment. */
     static ServeProcess startCommand(String subCommand, Map<String, String> env, String... args) throws IOException {
+        return startOn(System.getProperty("java.class.path"), subCommand, env, args);
+    }
+
+    /** As {@link #startCommand}, from another build's {@code classpath} (a benchmark's side by side). */
+    static ServeProcess startOn(String classpath, String subCommand, Map<String, String> env, String... args)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("--enable-native-access=ALL-UNNAMED");
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classpath);
         command.add("dev.serverfs.bootstrap.ServerFsMain");
         command.add(subCommand);
         command.addAll(List.of(args));
