@@ -204,9 +204,12 @@ final class ClaudeCommandLine {
      * account is eligible (the default endpoint with an API key, a Team or Enterprise login), so an allow rule there
      * runs commands without asking; {@code state/}, where 2.1.332 keeps another such cache ({@code
      * hybrid-settings.json}), read as policy settings with an API key and no sign-in too (a deny rule there took a tool
-     * from every later task, probe K); {@code plugins/}, where a plugin's files, its marketplace's registration and its
-     * installation record all are, so every plugin the operator's settings enable ({@code enabledPlugins}) is a name a
-     * task can fill with skills and commands of its own, {@code allowed-tools} included (probe N); {@code CLAUDE.md},
+     * from every later task, probe K); {@code policy-limits.json}, the cache of an organisation's policy limits (which
+     * features it allows), read with a claude.ai login at the default endpoint and used unsigned whenever Claude
+     * cannot fetch the limits (a restriction there took {@code WebSearch} from a later task, probe P2); {@code
+     * plugins/}, where a plugin's files, its marketplace's registration and its installation record all are, so every
+     * plugin the operator's settings enable ({@code enabledPlugins}) is a name a task can fill with skills and commands
+     * of its own, {@code allowed-tools} included (probe N); {@code CLAUDE.md},
      * {@code rules/} and the saved workflows ({@code workflows/*.js}, whose descriptions are listed to the model) are
      * instructions the operator never gave, and so is {@code output-styles/}: a style named {@code default} there
      * replaces the built-in one that every turn uses when no settings choose a style, and its text became a later
@@ -228,6 +231,7 @@ final class ClaudeCommandLine {
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("rules")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("workflows")),
                 ProviderSandbox.Grants.Emptied.file(configDir.resolve("remote-settings.json")),
+                ProviderSandbox.Grants.Emptied.file(configDir.resolve("policy-limits.json")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("state")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("plugins")),
                 ProviderSandbox.Grants.Emptied.directory(configDir.resolve("output-styles")),

@@ -76,6 +76,7 @@ class ClaudeCommandLineTest {
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("rules")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("workflows")),
                         ProviderSandbox.Grants.Emptied.file(dir.resolve("remote-settings.json")),
+                        ProviderSandbox.Grants.Emptied.file(dir.resolve("policy-limits.json")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("state")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("plugins")),
                         ProviderSandbox.Grants.Emptied.directory(dir.resolve("output-styles")),

@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.serverfs.bootstrap.serve.MockResponsesApi.Reply;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -254,6 +256,46 @@ class ProviderHomePlantingIT {
                     lastToolResult(w, "toolu_ls").contains("plant.py"),
                     "a planted policy took the later task's command away; asked: " + asked + ", result: "
                             + lastToolResult(w, "toolu_ls"));
+        }
+    }
+
+    /**
+     * {@code ~/.claude/policy-limits.json} is Claude's cache of an organisation's policy limits (which features the
+     * organisation allows), read at start with a claude.ai login at the default endpoint (the operator's settings stand
+     * in for it here) and used as it stands when Claude cannot fetch the limits: no stamp or signature needed. A
+     * restriction planted there ({@code allow_web_search}) took {@code WebSearch} from a later task (probe P2), and the
+     * same file gave it {@code RemoteTrigger}, which Claude withholds while it has no verdict.
+     */
+    @Test
+    void a_cached_policy_limit_an_earlier_task_planted_changes_no_later_task() throws Exception {
+        Path bin = ClaudeCode.binary();
+        try (ProviderWorld<MockMessagesApi> w =
+                ClaudeWorld.startLoggedIn(dir, bin, claude(r -> new MockMessagesApi.Reply.Text("hello")), Map.of())) {
+            Path config = Files.createDirectories(w.home.resolve(".claude"));
+            Files.writeString(
+                    config.resolve(".credentials.json"),
+                    "{\"claudeAiOauth\":{\"accessToken\":\"sk-ant-oat01-access-1\",\"expiresAt\":"
+                            + Instant.now().plus(Duration.ofDays(1)).toEpochMilli()
+                            + ",\"scopes\":[\"user:inference\",\"user:profile\"],"
+                            + "\"subscriptionType\":\"enterprise\"}}");
+            Files.setPosixFilePermissions(
+                    config.resolve(".credentials.json"), PosixFilePermissions.fromString("rw-------"));
+            Files.writeString(
+                    config.resolve("settings.json"), "{\"env\":{\"_CLAUDE_CODE_ASSUME_FIRST_PARTY_BASE_URL\":\"1\"}}");
+            Files.writeString(
+                    w.proj.resolve("plant.py"),
+                    plantClaude(Map.of(
+                            "policy-limits.json", "{\"restrictions\":{\"allow_web_search\":{\"allowed\":false}}}")));
+            run(w, w.submit("hello"), r -> "deny");
+            String before = w.mock.requests().getLast().text();
+            assertTrue(before.contains("WebSearch"), "no WebSearch before anything was planted");
+            assertFalse(before.contains("RemoteTrigger"), "RemoteTrigger before anything was planted");
+            run(w, w.submit("PLANT-NOW"), r -> "approve_once");
+            run(w, w.submit("hello"), r -> "deny");
+            String seen = w.mock.requests().getLast().text();
+            assertTrue(seen.contains("hello"), "the later task's request");
+            assertTrue(seen.contains("WebSearch"), "a planted policy limit took WebSearch away");
+            assertFalse(seen.contains("RemoteTrigger"), "a planted policy limit gave RemoteTrigger");
         }
     }
 
