@@ -34,9 +34,12 @@ final class ClaudeCommandLine {
      * runs the hooks ({@code .git/hooks/post-checkout}) any task can write; {@code ExitWorktree} goes with it. {@code
      * Agent} does the same, unasked, for a subagent with {@code isolation: "worktree"} (a probing session saw the
      * hook run), and a subagent started in the background keeps acting after the turn's result until the child is
-     * stopped.
+     * stopped. {@code RemoteTrigger}, which Claude offers once an organisation's policy verdict is at hand, creates and
+     * runs scheduled remote agents on claude.ai with the login's token: work that outlives the task, outside every
+     * approval ServerFS asks for.
      */
-    static final List<String> DENIED_TOOLS = List.of("Workflow", "EnterWorktree", "ExitWorktree", "Agent");
+    static final List<String> DENIED_TOOLS =
+            List.of("Workflow", "EnterWorktree", "ExitWorktree", "Agent", "RemoteTrigger");
 
     /**
      * The caller's variables a Claude child may see besides {@link ProviderCommand#COMMON_ENVIRONMENT}: its temporary

@@ -39,7 +39,7 @@ class ClaudeCommandLineTest {
                                 + "\"env\":{\"CLAUDE_CODE_SHELL_PREFIX\":\"/run/offline\"}}",
                         "--strict-mcp-config",
                         "--disallowedTools",
-                        "Workflow,EnterWorktree,ExitWorktree,Agent"),
+                        "Workflow,EnterWorktree,ExitWorktree,Agent,RemoteTrigger"),
                 argv);
     }
 
@@ -106,7 +106,8 @@ class ClaudeCommandLineTest {
                 ClaudeCommandLine.argv("/opt/claude", TaskProfile.REVIEW, Optional.of("s-1"), Optional.empty());
         int i = argv.indexOf("--disallowedTools");
         assertEquals(
-                "Workflow,EnterWorktree,ExitWorktree,Agent,Bash,Write,Edit,MultiEdit,NotebookEdit", argv.get(i + 1));
+                "Workflow,EnterWorktree,ExitWorktree,Agent,RemoteTrigger,Bash,Write,Edit,MultiEdit,NotebookEdit",
+                argv.get(i + 1));
         assertTrue(argv.contains("--strict-mcp-config"));
         assertEquals(List.of("--resume", "s-1"), argv.subList(argv.size() - 2, argv.size()));
         assertEquals("default", argv.get(argv.indexOf("--permission-mode") + 1));

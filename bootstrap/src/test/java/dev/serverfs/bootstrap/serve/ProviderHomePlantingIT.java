@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.serverfs.bootstrap.serve.MockResponsesApi.Reply;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -271,17 +272,7 @@ class ProviderHomePlantingIT {
         Path bin = ClaudeCode.binary();
         try (ProviderWorld<MockMessagesApi> w =
                 ClaudeWorld.startLoggedIn(dir, bin, claude(r -> new MockMessagesApi.Reply.Text("hello")), Map.of())) {
-            Path config = Files.createDirectories(w.home.resolve(".claude"));
-            Files.writeString(
-                    config.resolve(".credentials.json"),
-                    "{\"claudeAiOauth\":{\"accessToken\":\"sk-ant-oat01-access-1\",\"expiresAt\":"
-                            + Instant.now().plus(Duration.ofDays(1)).toEpochMilli()
-                            + ",\"scopes\":[\"user:inference\",\"user:profile\"],"
-                            + "\"subscriptionType\":\"enterprise\"}}");
-            Files.setPosixFilePermissions(
-                    config.resolve(".credentials.json"), PosixFilePermissions.fromString("rw-------"));
-            Files.writeString(
-                    config.resolve("settings.json"), "{\"env\":{\"_CLAUDE_CODE_ASSUME_FIRST_PARTY_BASE_URL\":\"1\"}}");
+            enterpriseLogin(w);
             Files.writeString(
                     w.proj.resolve("plant.py"),
                     plantClaude(Map.of(
@@ -297,6 +288,53 @@ class ProviderHomePlantingIT {
             assertTrue(seen.contains("WebSearch"), "a planted policy limit took WebSearch away");
             assertFalse(seen.contains("RemoteTrigger"), "a planted policy limit gave RemoteTrigger");
         }
+    }
+
+    /**
+     * {@code RemoteTrigger} manages scheduled remote Claude Code agents on claude.ai (list, create, update, run, with
+     * the login's token): work that outlives the task and runs outside every approval ServerFS asks for. Claude offers
+     * it once an organisation's policy verdict is at hand (probe P2); no turn gets it, also then: here the operator's
+     * own cached verdict, which an unconfined child reads from the operator's configuration directory.
+     */
+    @Test
+    void no_turn_gets_remote_trigger_where_a_policy_verdict_offers_it() throws Exception {
+        Path bin = ClaudeCode.binary();
+        try (ProviderWorld<MockMessagesApi> w = ClaudeWorld.startLoggedIn(
+                dir,
+                bin,
+                claude(r -> new MockMessagesApi.Reply.Text("hello")),
+                Map.of(
+                        "SERVERFS_AGENT_BWRAP_BIN",
+                        dir.resolve("no-such-bwrap").toString(),
+                        "SERVERFS_AGENT_ALLOW_UNCONFINED",
+                        "true"))) {
+            Files.writeString(
+                    enterpriseLogin(w).resolve("policy-limits.json"),
+                    "{\"restrictions\":{\"allow_web_search\":{\"allowed\":false}}}");
+            run(w, w.submit("hello"), r -> "deny");
+            String seen = w.mock.requests().getLast().text();
+            assertFalse(seen.contains("WebSearch"), "the operator's policy verdict was read");
+            assertFalse(seen.contains("RemoteTrigger"), "a turn was offered RemoteTrigger");
+        }
+    }
+
+    /**
+     * The operator's claude.ai login of an enterprise account (valid for a day) and settings that take the mock for the
+     * default endpoint, where Claude reads an organisation's policy; returns the operator's configuration directory.
+     */
+    private static Path enterpriseLogin(ProviderWorld<MockMessagesApi> w) throws IOException {
+        Path config = Files.createDirectories(w.home.resolve(".claude"));
+        Files.writeString(
+                config.resolve(".credentials.json"),
+                "{\"claudeAiOauth\":{\"accessToken\":\"sk-ant-oat01-access-1\",\"expiresAt\":"
+                        + Instant.now().plus(Duration.ofDays(1)).toEpochMilli()
+                        + ",\"scopes\":[\"user:inference\",\"user:profile\"],"
+                        + "\"subscriptionType\":\"enterprise\"}}");
+        Files.setPosixFilePermissions(
+                config.resolve(".credentials.json"), PosixFilePermissions.fromString("rw-------"));
+        Files.writeString(
+                config.resolve("settings.json"), "{\"env\":{\"_CLAUDE_CODE_ASSUME_FIRST_PARTY_BASE_URL\":\"1\"}}");
+        return config;
     }
 
     /**
