@@ -155,7 +155,7 @@ final class MockModelServer implements AutoCloseable {
             exchange.sendResponseHeaders(202, -1);
             return;
         }
-        com.fasterxml.jackson.databind.node.ObjectNode result = JSON.createObjectNode();
+        ObjectNode result = JSON.createObjectNode();
         switch (request.path("method").asText()) {
             case "initialize" -> {
                 result.set("protocolVersion", request.path("params").path("protocolVersion"));
@@ -165,7 +165,7 @@ final class MockModelServer implements AutoCloseable {
             case "tools/list" -> result.set("tools", tools);
             default -> {}
         }
-        com.fasterxml.jackson.databind.node.ObjectNode answer = JSON.createObjectNode();
+        ObjectNode answer = JSON.createObjectNode();
         answer.put("jsonrpc", "2.0");
         answer.set("id", request.get("id"));
         answer.set("result", result);
